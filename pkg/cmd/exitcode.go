@@ -1,0 +1,34 @@
+package cmd
+
+import "errors"
+
+// Exit codes of kubectl-schedcache (documented in README "Exit codes").
+const (
+	// ExitOK means success (for "requested --pod": the pod fits some node).
+	ExitOK = 0
+	// ExitError means a runtime error, or for "requested --pod" that the pod fits no node.
+	ExitError = 1
+	// ExitUsage means bad flags or arguments (and, for "requested --pod", any error).
+	ExitUsage = 2
+)
+
+// exitError carries an explicit exit code through cobra's RunE.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// ExitCode maps an error returned by the command tree to the process exit code.
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return ExitError
+}
