@@ -1,0 +1,194 @@
+package cache
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// TestPlaceholderNode mirrors §9.18 / §1.4 E1–E2: a pod on an unknown node.
+func TestPlaceholderNode(t *testing.T) {
+	c := newTestCache(Options{})
+	p := pod("p").on("ghost").req("100m", "").obj()
+	mustNil(t, c.AddPod(p))
+	s := NewEmptySnapshot()
+	mustNil(t, c.UpdateSnapshot(s))
+	if c.NodeCount() != 1 || c.nodeTree.NumNodes() != 0 || s.NumNodes() != 0 || len(s.nodeInfoMap) != 0 {
+		t.Fatalf("NodeCount %d, tree %d, snapshot list %d map %d; want 1, 0, 0, 0", c.NodeCount(), c.nodeTree.NumNodes(), s.NumNodes(), len(s.nodeInfoMap))
+	}
+	if n, _ := c.PodCount(); n != 1 {
+		t.Errorf("PodCount %d, want 1", n)
+	}
+	mustNil(t, c.RemovePod(p))
+	if c.NodeCount() != 0 {
+		t.Errorf("placeholder survived its last pod: NodeCount %d", c.NodeCount())
+	}
+}
+
+// TestPlaceholderBecomesNode: AddNode keeps the pods already on a placeholder.
+func TestPlaceholderBecomesNode(t *testing.T) {
+	c := newTestCache(Options{})
+	mustNil(t, c.AddPod(pod("p").on("n").req("100m", "").obj()))
+	ni := c.AddNode(withAlloc(node("n"), rl("1", "1Gi")))
+	if len(ni.Pods) != 1 || ni.Requested.MilliCPU != 100 || ni.Allocatable.MilliCPU != 1000 || ni.Node() == nil {
+		t.Errorf("AddNode over placeholder: pods %d, requested %dm, allocatable %dm", len(ni.Pods), ni.Requested.MilliCPU, ni.Allocatable.MilliCPU)
+	}
+}
+
+// TestGhostNode mirrors §9.20: a node removed while a pod remains.
+func TestGhostNode(t *testing.T) {
+	c := newTestCache(Options{})
+	c.AddNode(node("n1"))
+	c.AddNode(node("n2"))
+	p := pod("p").on("n2").obj()
+	mustNil(t, c.AddPod(p))
+	s := NewEmptySnapshot()
+	mustNil(t, c.UpdateSnapshot(s))
+	if s.NumNodes() != 2 {
+		t.Fatalf("snapshot has %d nodes, want 2", s.NumNodes())
+	}
+	mustNil(t, c.RemoveNode(node("n2")))
+	mustNil(t, c.UpdateSnapshot(s))
+	if c.NodeCount() != 2 || c.nodeTree.NumNodes() != 1 || s.NumNodes() != 1 {
+		t.Errorf("NodeCount %d, tree %d, snapshot %d; want 2, 1, 1", c.NodeCount(), c.nodeTree.NumNodes(), s.NumNodes())
+	}
+	wantErr(t, func() error { _, err := s.Get("n2"); return err }(), `nodeinfo not found for node name "n2"`)
+	if d := c.Dump().Nodes["n2"]; d == nil || d.Node() != nil || len(d.Pods) != 1 {
+		t.Errorf("Dump does not show n2 as a ghost with its pod: %+v", d)
+	}
+	wantErr(t, c.RemoveNode(node("n2")), `node "n2" in group "" was not found`)
+	wantErr(t, c.RemoveNode(node("nope")), "node nope is not found")
+	mustNil(t, c.RemovePod(p))
+	if c.NodeCount() != 1 {
+		t.Errorf("ghost survived its last pod: NodeCount %d", c.NodeCount())
+	}
+}
+
+// TestRemovePodBeforeNode mirrors §9.17.
+func TestRemovePodBeforeNode(t *testing.T) {
+	for _, assumed := range []bool{false, true} {
+		c := newTestCache(Options{})
+		p := pod("p").on("node-1").req("100m", "").obj()
+		if assumed {
+			mustNil(t, c.AssumePod(p))
+		} else {
+			mustNil(t, c.AddPod(p))
+		}
+		c.AddNode(node("node-1"))
+		c.AddNode(node("node-2"))
+		mustNil(t, c.RemovePod(p))
+		if _, err := c.GetPod(p); err == nil {
+			t.Errorf("GetPod after RemovePod succeeded")
+		}
+		if err := c.RemovePod(p); err == nil {
+			t.Errorf("second RemovePod succeeded")
+		}
+		if got := c.headNode.info.Node().Name; got != "node-1" {
+			t.Errorf("assumed=%v: head node %s, want node-1", assumed, got)
+		}
+	}
+}
+
+// TestImageStates mirrors §9.21: size from the first reporter, NumNodes live
+// in Dump, stale in snapshots of unchanged nodes.
+func TestImageStates(t *testing.T) {
+	c := newTestCache(Options{})
+	c.AddNode(withImages(node("i1"), v1.ContainerImage{Names: []string{"img:1", "img@sha"}, SizeBytes: 1000}))
+	c.AddNode(withImages(node("i2"), v1.ContainerImage{Names: []string{"img:1"}, SizeBytes: 2000}))
+	d := c.Dump()
+	want := map[string]imageSum{"img:1": {1000, 2}, "img@sha": {1000, 1}}
+	if diff := cmp.Diff(want, imageMap(d.Nodes["i1"])); diff != "" {
+		t.Errorf("i1 images (-want,+got):\n%s", diff)
+	}
+	if got := imageMap(d.Nodes["i2"])["img:1"]; got.Size != 1000 || got.NumNodes != 2 {
+		t.Errorf("i2 img:1 = %+v", got)
+	}
+	s := NewEmptySnapshot()
+	mustNil(t, c.UpdateSnapshot(s))
+	c.AddNode(withImages(node("i3"), v1.ContainerImage{Names: []string{"img:1"}, SizeBytes: 5}))
+	mustNil(t, c.UpdateSnapshot(s))
+	i1, _ := s.Get("i1")
+	i3, _ := s.Get("i3")
+	if i1.ImageStates["img:1"].NumNodes != 2 || i3.ImageStates["img:1"].NumNodes != 3 {
+		t.Errorf("snapshot NumNodes i1 %d (want stale 2), i3 %d (want 3)", i1.ImageStates["img:1"].NumNodes, i3.ImageStates["img:1"].NumNodes)
+	}
+	mustNil(t, c.RemoveNode(node("i2")))
+	mustNil(t, c.RemoveNode(withImages(node("i1"), v1.ContainerImage{Names: []string{"img:1", "img@sha"}})))
+	if _, ok := c.imageStates["img@sha"]; ok {
+		t.Errorf("image reported by no node is still cached")
+	}
+	if got := c.imageStates["img:1"].nodes.Len(); got != 2 {
+		// i2 was removed with an argument listing no images: upstream uses the
+		// argument's images, so i2 stays registered.
+		t.Errorf("img:1 reported by %d nodes, want 2 (i2 kept, removed with no image list)", got)
+	}
+}
+
+type imageSum struct {
+	Size     int64
+	NumNodes int
+}
+
+func imageMap(ni *NodeInfo) map[string]imageSum {
+	out := map[string]imageSum{}
+	for k, v := range ni.ImageStates {
+		out[k] = imageSum{v.Size, v.NumNodes}
+	}
+	return out
+}
+
+func TestUpdateNode(t *testing.T) {
+	c := newTestCache(Options{})
+	old := withAlloc(zoned("n", "r", "a"), v1.ResourceList{v1.ResourcePods: resource.MustParse("10")})
+	c.AddNode(old)
+	c.AddNode(zoned("m", "r", "a"))
+	cur := withAlloc(zoned("n", "r", "b"), v1.ResourceList{v1.ResourcePods: resource.MustParse("20")})
+	ni := c.UpdateNode(old, cur)
+	if ni.Allocatable.AllowedPodNumber != 20 {
+		t.Errorf("Allocatable pods %d, want 20", ni.Allocatable.AllowedPodNumber)
+	}
+	if got := c.nodeTree.ZoneNodes("r:\x00:b"); !cmp.Equal(got, []string{"n"}) {
+		t.Errorf("zone b = %v", got)
+	}
+	ni = c.UpdateNode(zoned("x", "r", "a"), zoned("x", "r", "a")) // unknown node: created and added to the tree
+	if ni.Node() == nil || c.nodeTree.NumNodes() != 3 {
+		t.Errorf("unknown node not added: tree %d", c.nodeTree.NumNodes())
+	}
+}
+
+// TestGenerationsIncrease: every change bumps the NodeInfo's generation.
+func TestGenerationsIncrease(t *testing.T) {
+	c := newTestCache(Options{})
+	last := c.AddNode(node("n")).Generation
+	steps := []func(){
+		func() { mustNil(t, c.AddPod(pod("p").on("n").obj())) },
+		func() { mustNil(t, c.UpdatePod(pod("p").on("n").obj(), pod("p").on("n").obj())) },
+		func() { c.UpdateNode(node("n"), node("n")) },
+		func() { mustNil(t, c.RemovePod(pod("p").on("n").obj())) },
+	}
+	for i, step := range steps {
+		step()
+		g := c.Dump().Nodes["n"].Generation
+		if g <= last {
+			t.Errorf("step %d: generation %d not above %d", i, g, last)
+		}
+		last = g
+	}
+}
+
+// TestAddNodeTwiceInAnotherZone documents an upstream quirk (§1.3 AddNode):
+// the NodeTree's duplicate check is per zone, so AddNode of a known node with
+// another zone key lists it twice. The informer never does this (it sends
+// Update), so the cache's invariants assume it does not happen.
+func TestAddNodeTwiceInAnotherZone(t *testing.T) {
+	c := newTestCache(Options{})
+	c.AddNode(zoned("n", "r", "a"))
+	c.AddNode(zoned("n", "r", "b"))
+	got, err := c.NodeTreeList()
+	mustNil(t, err)
+	if !cmp.Equal(got, []string{"n", "n"}) {
+		t.Errorf("tree list %v, want the node twice", got)
+	}
+}

@@ -1,0 +1,61 @@
+package cache
+
+import (
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+)
+
+// ImageStateSummary is a node's view of one image name. In the cache it is
+// shared by every node reporting the image; clones (Dump, Snapshot) get a
+// private copy with NumNodes fixed at clone time (v1.29+ behaviour).
+type ImageStateSummary struct {
+	// Size in bytes, from the first node that reported the image; never updated.
+	Size int64
+	// NumNodes is the number of nodes reporting the image, valid in clones.
+	NumNodes int
+	// nodes is the live set of node names, kept only in the shared summary.
+	nodes sets.Set[string]
+}
+
+func (s *ImageStateSummary) snapshot() *ImageStateSummary {
+	return &ImageStateSummary{Size: s.Size, NumNodes: s.nodes.Len()}
+}
+
+// addNodeImageStates registers every name of every image the node reports
+// (tags and digests separately) and points the NodeInfo at the shared
+// summaries. The caller must hold the cache lock.
+func (c *cacheImpl) addNodeImageStates(node *v1.Node, ni *NodeInfo) {
+	sums := make(map[string]*ImageStateSummary)
+	for _, img := range node.Status.Images {
+		for _, name := range img.Names {
+			st, ok := c.imageStates[name]
+			if !ok {
+				st = &ImageStateSummary{Size: img.SizeBytes, nodes: sets.New[string]()}
+				c.imageStates[name] = st
+			}
+			st.nodes.Insert(node.Name)
+			if _, ok := sums[name]; !ok {
+				sums[name] = st
+			}
+		}
+	}
+	ni.ImageStates = sums
+}
+
+// removeNodeImageStates drops the node from every image it reports, deleting
+// images no node reports any more. The caller must hold the cache lock.
+func (c *cacheImpl) removeNodeImageStates(node *v1.Node) {
+	if node == nil {
+		return
+	}
+	for _, img := range node.Status.Images {
+		for _, name := range img.Names {
+			if st, ok := c.imageStates[name]; ok {
+				st.nodes.Delete(node.Name)
+				if st.nodes.Len() == 0 {
+					delete(c.imageStates, name)
+				}
+			}
+		}
+	}
+}

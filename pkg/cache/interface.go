@@ -1,0 +1,104 @@
+package cache
+
+import (
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// Cache is kubectl-schedcache's model of kube-scheduler's cache. It is safe
+// for concurrent use (one RWMutex, as upstream).
+//
+// Pod states and the methods that move a pod between them:
+//
+//	                                                +-------------------------------------------+  +----+
+//	                                                |                            Add            |  |    |
+//	                                                |                                           |  |    | Update
+//	     +      Assume                Add           v                                           |  |    v
+//	Initial +--------> Assumed +------------+---> Added <--+                                    +--+ Added
+//	   ^                 +   +              |        +                                              +
+//	   |                 |   |              |        |                                              |
+//	   |        Forget   |   | Cleanup      |        | Remove                                       |
+//	   +-----------------+   | (TTL > 0,    |        |                                              |
+//	                         |  binding     |        v                                              |
+//	                         |  finished,   |     Deleted                                           |
+//	                         |  deadline    |
+//	                         v  passed)     |
+//	                      Expired +---------+ Add (re-added as a fresh pod)
+//
+// Assumptions, as upstream documents them: a pod is never assumed twice; a
+// pod may be added without being assumed (bound by someone else, or every
+// pod when a scheduler starts); a pod that was never added is never updated
+// or removed. Expired exists only with a TTL > 0 (kube-scheduler ≤ 1.24 in
+// practice; 1.25–1.35 use TTL 0; 1.36 removed the mechanism).
+//
+// Every pod method keys the pod by UID and fails for an empty UID. Errors
+// name the pod as "<uid>(<namespace>/<name>)" and the nodes involved.
+type Cache interface {
+	// AssumePod adds a pod scheduled by "us" to its spec.nodeName before the
+	// bind completes (Initial → Assumed). Errors if the pod is already cached.
+	AssumePod(pod *v1.Pod) error
+	// FinishBinding marks an assumed pod's binding as done and starts its TTL
+	// (deadline = now + TTL; none when TTL is 0). No state change; no-op for
+	// pods that are not assumed (v1.18–v1.35; removed in v1.36).
+	FinishBinding(pod *v1.Pod) error
+	// ForgetPod drops an assumed pod whose bind failed (Assumed → Initial).
+	// Unknown pods are ignored (v1.35+); errors if the pod is Added or was
+	// assumed on another node.
+	ForgetPod(pod *v1.Pod) error
+	// AddPod confirms an assumed pod (Assumed → Added, re-accounted from the
+	// new object, moved if it landed on another node), or adds a pod bound by
+	// anyone (Initial → Added). Errors if the pod is already Added.
+	AddPod(pod *v1.Pod) error
+	// UpdatePod replaces an Added pod's object (Added → Added). Errors if the
+	// pod is unknown or assumed, or if the node changed (where kube-scheduler
+	// exits the process).
+	UpdatePod(oldPod, newPod *v1.Pod) error
+	// RemovePod deletes an Added or Assumed pod (→ Deleted). Errors if the
+	// pod is unknown, or if it names a different non-empty node (where
+	// kube-scheduler exits the process).
+	RemovePod(pod *v1.Pod) error
+	// GetPod returns the cached pod object.
+	GetPod(pod *v1.Pod) (*v1.Pod, error)
+	// IsAssumedPod reports whether the pod is assumed (false for unknown pods).
+	IsAssumedPod(pod *v1.Pod) (bool, error)
+	// Cleanup expires every assumed pod whose binding finished and whose
+	// deadline is before now (Assumed → Expired), freeing its node's
+	// resources and deleting placeholder nodes left empty. It returns the
+	// expired pods. A no-op with TTL 0.
+	Cleanup(now time.Time) []*v1.Pod
+
+	// AddNode adds or replaces a node object and returns a clone of its
+	// NodeInfo. Pods already on a placeholder are kept.
+	AddNode(node *v1.Node) *NodeInfo
+	// UpdateNode replaces a node object (creating the NodeInfo if missing),
+	// moving it in the NodeTree if its zone changed, and returns a clone.
+	UpdateNode(oldNode, newNode *v1.Node) *NodeInfo
+	// RemoveNode removes a node object; a NodeInfo that still has pods stays
+	// as a ghost. Errors if the node is unknown or not in its zone of the tree.
+	RemoveNode(node *v1.Node) error
+
+	// UpdateSnapshot brings snapshot up to date incrementally: only NodeInfos
+	// changed since the snapshot's generation are cloned. It returns an error
+	// if the snapshot's node list disagrees with the NodeTree.
+	UpdateSnapshot(snapshot *Snapshot) error
+	// Dump returns clones of every NodeInfo (placeholders and ghosts
+	// included) and the assumed pod keys.
+	Dump() *Dump
+	// NodeTreeList returns the NodeTree's current List() order and zones.
+	NodeTreeList() ([]string, error)
+
+	// NodeCount is the number of NodeInfos, placeholders and ghosts included
+	// (not the NodeTree size). Upstream marks it test-only.
+	NodeCount() int
+	// PodCount is the number of pods over all NodeInfos. Upstream marks it test-only.
+	PodCount() (int, error)
+}
+
+// Dump is a point-in-time copy of the cache (upstream cache.Dump).
+type Dump struct {
+	// AssumedPods holds the keys (UIDs) of assumed pods.
+	AssumedPods map[string]bool
+	// Nodes maps node name to a clone of its NodeInfo.
+	Nodes map[string]*NodeInfo
+}
