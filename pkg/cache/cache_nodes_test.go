@@ -192,3 +192,21 @@ func TestAddNodeTwiceInAnotherZone(t *testing.T) {
 		t.Errorf("tree list %v, want the node twice", got)
 	}
 }
+
+func TestPlaceholderAndGhostMarks(t *testing.T) {
+	c := newTestCache(Options{})
+	mustNil(t, c.AddPod(pod("a").on("missing").obj()))
+	c.AddNode(node("n"))
+	mustNil(t, c.AddPod(pod("b").on("n").obj()))
+	mustNil(t, c.RemoveNode(node("n")))
+	d := c.Dump()
+	if ni := d.Nodes["missing"]; !ni.IsPlaceholder() || ni.IsGhost() {
+		t.Errorf("missing: placeholder %v ghost %v", ni.IsPlaceholder(), ni.IsGhost())
+	}
+	if ni := d.Nodes["n"]; ni.IsPlaceholder() || !ni.IsGhost() {
+		t.Errorf("n: placeholder %v ghost %v", ni.IsPlaceholder(), ni.IsGhost())
+	}
+	if ni := c.AddNode(node("n")); ni.IsGhost() || ni.IsPlaceholder() {
+		t.Errorf("re-added n still marked")
+	}
+}

@@ -25,6 +25,8 @@ type NodeTree struct {
 	numNodes int
 	// zoneIndex is the v1.18 Next() cursor over zones.
 	zoneIndex int
+	// rounds counts the resets Next() made after exhausting every zone.
+	rounds int
 }
 
 // zoneNodes is one zone's names and its v1.18 Next() cursor.
@@ -174,9 +176,13 @@ func (nt *NodeTree) Next() string {
 		exhausted++
 		if exhausted >= len(nt.zones) {
 			nt.ResetExhausted()
+			nt.rounds++
 		}
 	}
 }
+
+// Rounds is how many times Next() wrapped around after exhausting every zone.
+func (nt *NodeTree) Rounds() int { return nt.rounds }
 
 // ResetExhausted rewinds every Next() cursor (v1.18 resetExhausted).
 func (nt *NodeTree) ResetExhausted() {

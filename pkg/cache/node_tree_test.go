@@ -135,7 +135,7 @@ func TestNodeTreeNext(t *testing.T) {
 	c := func(name string) *v1.Node { return zoned(name, "r", "C") }
 
 	nt := NewNodeTree([]*v1.Node{a("a1"), a("a2"), a("a3"), b("b1")})
-	if got := nextN(nt, 9); !cmp.Equal(got, []string{"a1", "b1", "a2", "a3", "a1", "b1", "a2", "a3", "a1"}) {
+	if got := nextN(nt, 9); !cmp.Equal(got, []string{"a1", "b1", "a2", "a3", "a1", "b1", "a2", "a3", "a1"}) || nt.Rounds() != 2 {
 		t.Errorf("uneven zones: %v", got)
 	}
 	nt.ResetExhausted()

@@ -15,6 +15,8 @@ import (
 // are clones owned by the caller.
 type NodeInfo struct {
 	node *v1.Node
+	// ghost: a node object was removed while pods remained.
+	ghost bool
 
 	// Pods on the node, in the order the scheduler holds them.
 	Pods []*PodInfo
@@ -55,6 +57,13 @@ func newNodeInfo(gen *GenerationCounter) *NodeInfo {
 
 // Node returns the node object, or nil for a placeholder or ghost.
 func (n *NodeInfo) Node() *v1.Node { return n.node }
+
+// IsPlaceholder reports a NodeInfo created for pods whose node object has
+// never been seen. Upstream cannot tell it from a ghost; we track it for display.
+func (n *NodeInfo) IsPlaceholder() bool { return n.node == nil && !n.ghost }
+
+// IsGhost reports a NodeInfo whose node object was removed while pods remained.
+func (n *NodeInfo) IsGhost() bool { return n.ghost }
 
 // addPodInfo accounts pi on the node and bumps the generation.
 func (n *NodeInfo) addPodInfo(pi *PodInfo, gen *GenerationCounter) {
@@ -107,7 +116,7 @@ func (n *NodeInfo) update(pi *PodInfo, sign int64, gen *GenerationCounter) {
 			n.UsedPorts.Remove(p.HostIP, string(p.Protocol), p.HostPort)
 		}
 	}
-	for _, k := range pvcKeys(pi.Pod) {
+	for _, k := range PVCKeys(pi.Pod) {
 		n.PVCRefCounts[k] += int(sign)
 		if n.PVCRefCounts[k] <= 0 {
 			delete(n.PVCRefCounts, k)
@@ -119,6 +128,7 @@ func (n *NodeInfo) update(pi *PodInfo, sign int64, gen *GenerationCounter) {
 // setNode sets the node object and Allocatable, and bumps the generation.
 func (n *NodeInfo) setNode(node *v1.Node, gen *GenerationCounter) {
 	n.node = node
+	n.ghost = false
 	n.Allocatable = NewResource(node.Status.Allocatable)
 	n.Generation = gen.Next()
 }
@@ -126,6 +136,7 @@ func (n *NodeInfo) setNode(node *v1.Node, gen *GenerationCounter) {
 // clearNode turns the NodeInfo into a ghost and bumps the generation.
 func (n *NodeInfo) clearNode(gen *GenerationCounter) {
 	n.node = nil
+	n.ghost = true
 	n.Generation = gen.Next()
 }
 
@@ -136,6 +147,7 @@ func (n *NodeInfo) clearNode(gen *GenerationCounter) {
 func (n *NodeInfo) Clone() *NodeInfo {
 	c := &NodeInfo{
 		node:             n.node,
+		ghost:            n.ghost,
 		UsedPorts:        n.UsedPorts.clone(),
 		Requested:        n.Requested.Clone(),
 		NonZeroRequested: n.NonZeroRequested.Clone(),

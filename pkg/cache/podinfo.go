@@ -45,9 +45,9 @@ func hasRequiredAntiAffinity(p *v1.Pod) bool {
 		len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) != 0
 }
 
-// pvcKeys lists "namespace/claim" for each persistentVolumeClaim volume;
+// PVCKeys lists "namespace/claim" for each persistentVolumeClaim volume;
 // generic ephemeral volumes are not counted, as upstream.
-func pvcKeys(p *v1.Pod) []string {
+func PVCKeys(p *v1.Pod) []string {
 	var keys []string
 	for _, v := range p.Spec.Volumes {
 		if v.PersistentVolumeClaim != nil {

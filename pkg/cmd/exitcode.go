@@ -32,3 +32,11 @@ func ExitCode(err error) int {
 	}
 	return ExitError
 }
+
+// usageError marks err as a usage error (exit 2).
+func usageError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: ExitUsage, err: err}
+}

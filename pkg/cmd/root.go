@@ -4,6 +4,8 @@
 package cmd
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
@@ -12,7 +14,7 @@ import (
 // subcommand attached.
 func NewCmdSchedCache(streams genericiooptions.IOStreams) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "schedcache",
+		Use:   "kubectl-schedcache",
 		Short: "Show a cluster the way kube-scheduler's cache sees it",
 		Long: `Show a cluster exactly the way kube-scheduler's internal cache sees it: node
 requested resources as the scheduler accounts them, cache dumps and snapshots,
@@ -21,6 +23,20 @@ the zone round-robin node order, and simulated assume/forget/expire outcomes.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(NewCmdVersion(streams))
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
+	root.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usageError(fmt.Errorf("unknown command %q for %q; see '%s --help'", args[0], cmd.CommandPath(), cmd.CommandPath()))
+		}
+		return nil
+	}
+	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	root.AddCommand(
+		NewCmdDump(streams),
+		NewCmdRequested(streams),
+		NewCmdNextNodes(streams),
+		NewCmdSnapshot(streams),
+		NewCmdVersion(streams),
+	)
 	return root
 }

@@ -1,0 +1,65 @@
+package v1alpha1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// RequestedReport is per-node requested resources as the scheduler accounts them.
+type RequestedReport struct {
+	metav1.TypeMeta `json:",inline"`
+	Source          string `json:"source"`
+	// Resources lists the resource columns: cpu, memory, ephemeral-storage,
+	// pods, then every scalar resource present on any node, sorted.
+	Resources []string        `json:"resources"`
+	Nodes     []NodeRequested `json:"nodes"`
+	// Total sums every row.
+	Total NodeRequested `json:"total"`
+	// Pod is set when a pod's fit was checked (--pod / --pod-file).
+	Pod *FitPod `json:"pod,omitempty"`
+}
+
+// NodeRequested is one node's requested resources.
+type NodeRequested struct {
+	Name string `json:"name"`
+	// Placeholder: pods on a node that does not exist (allocatable 0).
+	Placeholder      bool            `json:"placeholder,omitempty"`
+	Ghost            bool            `json:"ghost,omitempty"`
+	Pods             int             `json:"pods"`
+	Requested        Resource        `json:"requested"`
+	NonZeroRequested NonZeroResource `json:"nonZeroRequested"`
+	Allocatable      Resource        `json:"allocatable"`
+	// Fit is set when a pod's fit was checked.
+	Fit *Fit `json:"fit,omitempty"`
+}
+
+// FitPod identifies the pod whose fit was checked and its scheduler requests.
+type FitPod struct {
+	Namespace string   `json:"namespace"`
+	Name      string   `json:"name"`
+	Requested Resource `json:"requested"`
+	// FitsNodes counts nodes the pod fits by resources.
+	FitsNodes int `json:"fitsNodes"`
+}
+
+// Fit is the NodeResourcesFit verdict for one node.
+type Fit struct {
+	Fits bool `json:"fits"`
+	// Reasons as the filter words them, e.g. "Insufficient cpu", "Too many pods".
+	Reasons []string `json:"reasons,omitempty"`
+}
+
+// Amounts returns the row's requested and allocatable amounts of one
+// resource column ("cpu" in milliCPU, "memory" and "ephemeral-storage" in
+// bytes, "pods" as the pod count against allowed pods, or a scalar resource).
+func (n *NodeRequested) Amounts(resource string) (requested, allocatable int64) {
+	switch resource {
+	case "cpu":
+		return n.Requested.MilliCPU, n.Allocatable.MilliCPU
+	case "memory":
+		return n.Requested.Memory, n.Allocatable.Memory
+	case "ephemeral-storage":
+		return n.Requested.EphemeralStorage, n.Allocatable.EphemeralStorage
+	case "pods":
+		return int64(n.Pods), n.Allocatable.AllowedPodNumber
+	default:
+		return n.Requested.ScalarResources[resource], n.Allocatable.ScalarResources[resource]
+	}
+}

@@ -1,0 +1,89 @@
+package cmd
+
+import (
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/printers"
+	"github.com/schedcache/kubectl-schedcache/pkg/views"
+)
+
+var dumpExample = `  # The cache of the current cluster, one row per node
+  kubectl schedcache dump
+
+  # From an export, with every resource and the nominated pods
+  kubectl get nodes,pods -A -o yaml > cluster.yaml
+  kubectl schedcache dump -f cluster.yaml -o wide
+
+  # One node in detail: every pod with what the scheduler accounts for it
+  kubectl schedcache dump --node node-1
+
+  # The whole dump as JSON (kind CacheDump)
+  kubectl schedcache dump -o json`
+
+// DumpOptions drive "dump".
+type DumpOptions struct {
+	Input  *InputFlags
+	Output *OutputFlags
+	// Nodes, when set, selects nodes for the detailed view.
+	Nodes []string
+	genericiooptions.IOStreams
+}
+
+// NewDumpOptions returns DumpOptions with defaults.
+func NewDumpOptions(streams genericiooptions.IOStreams) *DumpOptions {
+	return &DumpOptions{Input: NewInputFlags(), Output: NewOutputFlags(), IOStreams: streams}
+}
+
+// NewCmdDump returns the "dump" subcommand.
+func NewCmdDump(streams genericiooptions.IOStreams) *cobra.Command {
+	o := NewDumpOptions(streams)
+	cmd := &cobra.Command{
+		Use:   "dump [--node NAME]...",
+		Short: "Print the scheduler cache: every NodeInfo with its requested resources and pods",
+		Long: `Print what kube-scheduler's cache holds (its Dump()): one row per NodeInfo, with
+pods counted against the node's allowed pods and cpu and memory requested as the
+scheduler accounts them. Placeholders (pods bound to a node that does not exist)
+are shown and marked. With --node, print nodes in detail: every pod with its
+scheduler-computed request, host ports and PVCs, and the node's image states.`,
+		Example: dumpExample,
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return usageError(err)
+			}
+			return o.Run(cmd)
+		},
+	}
+	o.Input.AddFlags(cmd)
+	o.Output.AddFlags(cmd)
+	cmd.Flags().StringArrayVar(&o.Nodes, "node", o.Nodes, "Show this node in detail (repeatable)")
+	return cmd
+}
+
+// Validate checks flag combinations.
+func (o *DumpOptions) Validate() error {
+	if err := o.Input.Validate(); err != nil {
+		return err
+	}
+	return o.Output.Validate()
+}
+
+// Run loads the cluster, builds the cache and prints its dump.
+func (o *DumpOptions) Run(cmd *cobra.Command) error {
+	m, err := o.Input.LoadModel(cmd.Context(), o.IOStreams, cache.Options{})
+	if err != nil {
+		return err
+	}
+	d, err := views.Dump(m, o.Nodes)
+	if err != nil {
+		return err
+	}
+	return o.Output.Print(o.Out, d, func(t printers.TableOptions) error {
+		if len(o.Nodes) > 0 {
+			return printers.PrintNodeDetails(o.Out, d, t)
+		}
+		return printers.PrintDump(o.Out, d, t)
+	})
+}

@@ -1,0 +1,97 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/printers"
+	"github.com/schedcache/kubectl-schedcache/pkg/views"
+)
+
+var nextNodesExample = `  # The zone round-robin order, one call of NodeTree.Next() per node
+  kubectl schedcache next-nodes
+
+  # Twice round, to see the wrap-around
+  kubectl schedcache next-nodes -n 24
+
+  # Which nodes the next 5 scheduling cycles examine, with the adaptive
+  # percentage of nodes to score, assuming every node is feasible
+  kubectl schedcache next-nodes --cycles 5`
+
+// NextNodesOptions drive "next-nodes".
+type NextNodesOptions struct {
+	Input      *InputFlags
+	Output     *OutputFlags
+	Count      int
+	Cycles     int
+	Percentage int32
+	genericiooptions.IOStreams
+}
+
+// NewNextNodesOptions returns NextNodesOptions with defaults.
+func NewNextNodesOptions(streams genericiooptions.IOStreams) *NextNodesOptions {
+	return &NextNodesOptions{Input: NewInputFlags().withoutNamespace(), Output: NewOutputFlags(), IOStreams: streams}
+}
+
+// NewCmdNextNodes returns the "next-nodes" subcommand.
+func NewCmdNextNodes(streams genericiooptions.IOStreams) *cobra.Command {
+	o := NewNextNodesOptions(streams)
+	cmd := &cobra.Command{
+		Use:   "next-nodes",
+		Short: "Show the NodeTree's zone round-robin node order and the nodes each scheduling cycle examines",
+		Long: `Show the order in which the scheduler's NodeTree hands out nodes: zones in
+first-seen order, one node of each zone per round (the v1.18 stateful
+NodeTree.Next(); a fresh v1.20+ snapshot lists nodes in the same order).
+
+With --cycles, show for successive scheduling cycles which nodes each examines:
+the scan starts at the moving start index and stops after
+numFeasibleNodesToFind nodes (from --percentage-of-nodes-to-score; 0 is
+adaptive: 50% minus 1% per 125 nodes, at least 5%, at least 100 nodes),
+assuming every node is feasible.`,
+		Example: nextNodesExample,
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return usageError(err)
+			}
+			return o.Run(cmd)
+		},
+	}
+	o.Input.AddFlags(cmd)
+	o.Output.AddFlags(cmd)
+	cmd.Flags().IntVarP(&o.Count, "count", "n", o.Count, "Number of Next() calls (default: the number of nodes); more shows the wrap-around")
+	cmd.Flags().IntVar(&o.Cycles, "cycles", o.Cycles, "Show the nodes examined by this many successive scheduling cycles")
+	cmd.Flags().Int32Var(&o.Percentage, "percentage-of-nodes-to-score", o.Percentage, "percentageOfNodesToScore (0 = adaptive, as the default scheduler)")
+	return cmd
+}
+
+// Validate checks flag values.
+func (o *NextNodesOptions) Validate() error {
+	if err := o.Input.Validate(); err != nil {
+		return err
+	}
+	if err := o.Output.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case o.Count < 0:
+		return fmt.Errorf("-n/--count must not be negative, got %d", o.Count)
+	case o.Cycles < 0:
+		return fmt.Errorf("--cycles must not be negative, got %d", o.Cycles)
+	case o.Percentage < 0 || o.Percentage > 100:
+		return fmt.Errorf("--percentage-of-nodes-to-score must be between 0 and 100, got %d", o.Percentage)
+	}
+	return nil
+}
+
+// Run loads the nodes and prints the order.
+func (o *NextNodesOptions) Run(cmd *cobra.Command) error {
+	cluster, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	if err != nil {
+		return err
+	}
+	order := views.NodeOrder(cluster.Source, cluster.Nodes, views.NodeOrderOptions{Count: o.Count, Cycles: o.Cycles, Percentage: o.Percentage})
+	return o.Output.Print(o.Out, order, func(t printers.TableOptions) error { return printers.PrintNodeOrder(o.Out, order, t) })
+}

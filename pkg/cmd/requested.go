@@ -1,0 +1,157 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/load"
+	"github.com/schedcache/kubectl-schedcache/pkg/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/printers"
+	"github.com/schedcache/kubectl-schedcache/pkg/views"
+)
+
+var requestedExample = `  # Requested, allocatable and free resources per node, as the scheduler accounts them
+  kubectl schedcache requested
+
+  # Fullest nodes first by cpu percentage, only workers, with non-zero requests
+  kubectl schedcache requested --sort-by cpu% -l node-role=worker -o wide
+
+  # Would this pod fit somewhere by resources? (exit 0: yes, 1: no, 2: error)
+  kubectl schedcache requested --pod-file pod.yaml
+  kubectl schedcache requested --pod default/web-7d4b9`
+
+// RequestedOptions drive "requested".
+type RequestedOptions struct {
+	Input    *InputFlags
+	Output   *OutputFlags
+	Selector string
+	SortBy   string
+	PodFile  string
+	Pod      string
+	genericiooptions.IOStreams
+
+	selector labels.Selector
+}
+
+// NewRequestedOptions returns RequestedOptions with defaults.
+func NewRequestedOptions(streams genericiooptions.IOStreams) *RequestedOptions {
+	return &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags(), SortBy: "name", IOStreams: streams}
+}
+
+// NewCmdRequested returns the "requested" subcommand.
+func NewCmdRequested(streams genericiooptions.IOStreams) *cobra.Command {
+	o := NewRequestedOptions(streams)
+	cmd := &cobra.Command{
+		Use:   "requested",
+		Short: "Per-node requested, allocatable and free resources, and whether a pod fits",
+		Long: `Print per-node requested resources exactly as kube-scheduler accounts them
+(native sidecars, init containers, pod overhead, pod-level resources, in-place
+resize), against allocatable, with the free amount and percentage for cpu,
+memory, ephemeral-storage, pods and every extended or hugepages resource.
+
+With --pod or --pod-file, a FITS column says whether that pod fits each node by
+resources the way the NodeResourcesFit filter decides, and the exit code tells
+whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
+		Example: requestedExample,
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.Validate(); err != nil {
+				return usageError(err)
+			}
+			return o.Run(cmd)
+		},
+	}
+	o.Input.AddFlags(cmd)
+	o.Output.AddFlags(cmd)
+	cmd.Flags().StringVarP(&o.Selector, "selector", "l", o.Selector, "Only nodes matching this label selector")
+	cmd.Flags().StringVar(&o.SortBy, "sort-by", o.SortBy, "Sort by name, or by a resource's requested amount (cpu, memory, pods, nvidia.com/gpu, …) or percentage (cpu%), largest first")
+	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "Check whether the pod in this manifest fits each node")
+	cmd.Flags().StringVar(&o.Pod, "pod", o.Pod, "Check whether this pod (NAMESPACE/NAME, or NAME in the current namespace) of the input fits each node")
+	return cmd
+}
+
+// Validate checks flag combinations.
+func (o *RequestedOptions) Validate() error {
+	if err := o.Input.Validate(); err != nil {
+		return err
+	}
+	if err := o.Output.Validate(); err != nil {
+		return err
+	}
+	if o.Pod != "" && o.PodFile != "" {
+		return errors.New("--pod and --pod-file cannot be used together")
+	}
+	if err := views.ValidateSortKey(o.SortBy); err != nil {
+		return err
+	}
+	sel, err := labels.Parse(o.Selector)
+	if err != nil {
+		return fmt.Errorf("invalid --selector %q: %w", o.Selector, err)
+	}
+	o.selector = sel
+	return nil
+}
+
+// Run loads the cluster and prints the report. With a pod to fit, an error
+// exits 2 and "fits no node" exits 1.
+func (o *RequestedOptions) Run(cmd *cobra.Command) error {
+	err := o.run(cmd)
+	if err != nil && o.fitting() && ExitCode(err) == ExitError && !errors.Is(err, errFitsNoNode) {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	return err
+}
+
+var errFitsNoNode = errors.New("the pod fits no node by resources")
+
+func (o *RequestedOptions) fitting() bool { return o.Pod != "" || o.PodFile != "" }
+
+func (o *RequestedOptions) run(cmd *cobra.Command) error {
+	m, err := o.Input.LoadModel(cmd.Context(), o.IOStreams, cache.Options{})
+	if err != nil {
+		return err
+	}
+	fit, err := o.fitPod(m)
+	if err != nil {
+		return err
+	}
+	r := views.Requested(m, views.RequestedOptions{Selector: o.selector, FitPod: fit})
+	if err := views.SortRequested(r, o.SortBy); err != nil {
+		return err
+	}
+	if err := o.Output.Print(o.Out, r, func(t printers.TableOptions) error { return printers.PrintRequested(o.Out, r, t) }); err != nil {
+		return err
+	}
+	if r.Pod == nil {
+		return nil
+	}
+	fmt.Fprintln(o.ErrOut, printers.FitSummary(r))
+	if r.Pod.FitsNodes == 0 {
+		return &exitError{code: ExitError, err: errFitsNoNode}
+	}
+	return nil
+}
+
+// fitPod resolves --pod-file or --pod to the pod to check, or nil.
+func (o *RequestedOptions) fitPod(m *model.Model) (*v1.Pod, error) {
+	if o.PodFile != "" {
+		c, err := load.ReadFiles(load.FileOptions{Filenames: []string{o.PodFile}, Stdin: o.In}, o.ErrOut)
+		if err != nil {
+			return nil, err
+		}
+		if len(c.Pods) != 1 {
+			return nil, fmt.Errorf("--pod-file %s: want exactly one non-terminal pod, found %d", o.PodFile, len(c.Pods))
+		}
+		return c.Pods[0], nil
+	}
+	if o.Pod == "" {
+		return nil, nil
+	}
+	return o.findPod(m)
+}

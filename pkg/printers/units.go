@@ -1,0 +1,63 @@
+package printers
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MilliCPU renders millicores the way kubectl shows cpu quantities: whole
+// cores as "4", otherwise millicores as "3250m".
+func MilliCPU(m int64) string {
+	if m%1000 == 0 {
+		return fmt.Sprintf("%d", m/1000)
+	}
+	return fmt.Sprintf("%dm", m)
+}
+
+// Bytes renders bytes with binary suffixes: exact multiples as "512Mi",
+// otherwise one decimal ("12.5Gi"); below 1Ki as plain bytes.
+func Bytes(b int64) string {
+	neg := ""
+	if b < 0 {
+		neg, b = "-", -b
+	}
+	units := []string{"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}
+	if b < 1024 {
+		return fmt.Sprintf("%s%d", neg, b)
+	}
+	v, unit := float64(b), ""
+	for _, u := range units {
+		if v < 1024 {
+			break
+		}
+		v, unit = v/1024, u
+	}
+	s := fmt.Sprintf("%.1f", v)
+	s = strings.TrimSuffix(s, ".0")
+	return neg + s + unit
+}
+
+// Percent is requested/allocatable as kubectl describe node shows it: an
+// integer, rounded down; "-" when nothing is allocatable.
+func Percent(requested, allocatable int64) string {
+	if allocatable <= 0 {
+		if requested > 0 {
+			return "-"
+		}
+		return "0%"
+	}
+	return fmt.Sprintf("%d%%", requested*100/allocatable)
+}
+
+// Quantity renders a value of resource name with the unit it is counted in:
+// cpu in cores/millicores, byte resources with binary suffixes, counts plain.
+func Quantity(name string, v int64) string {
+	switch {
+	case name == "cpu":
+		return MilliCPU(v)
+	case name == "memory" || name == "ephemeral-storage" || strings.HasPrefix(name, "hugepages-"):
+		return Bytes(v)
+	default:
+		return fmt.Sprintf("%d", v)
+	}
+}

@@ -1,0 +1,40 @@
+package views
+
+import (
+	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/model"
+)
+
+// Snapshot takes a fresh Snapshot of m's cache, as a newly started scheduler
+// would at its first cycle, and renders it. It fails with the cache's
+// consistency error if the snapshot and the NodeTree disagree.
+func Snapshot(m *model.Model) (*v1alpha1.Snapshot, error) {
+	s := cache.NewEmptySnapshot()
+	if err := m.Cache.UpdateSnapshot(s); err != nil {
+		return nil, err
+	}
+	out := &v1alpha1.Snapshot{
+		Source:                           m.Source,
+		Generation:                       s.Generation(),
+		Nodes:                            []v1alpha1.SnapshotNode{},
+		HavePodsWithAffinity:             nodeNames(s.HavePodsWithAffinityList()),
+		HavePodsWithRequiredAntiAffinity: nodeNames(s.HavePodsWithRequiredAntiAffinityList()),
+		UsedPVCSet:                       sets.List(s.UsedPVCSet()),
+	}
+	v1alpha1.SetKind(out, "Snapshot")
+	for _, ni := range s.List() {
+		out.Nodes = append(out.Nodes, v1alpha1.SnapshotNode{Name: ni.Node().Name, Zone: zoneOf(ni.Node()), Generation: ni.Generation, Pods: len(ni.Pods)})
+	}
+	return out, nil
+}
+
+func nodeNames(nis []*cache.NodeInfo) []string {
+	out := []string{}
+	for _, ni := range nis {
+		out = append(out, ni.Node().Name)
+	}
+	return out
+}
