@@ -60,4 +60,3 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-
