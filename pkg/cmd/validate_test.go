@@ -1,0 +1,104 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+)
+
+// TestValidate table-tests every command's Validate: each case mutates fresh
+// options and expects an error containing wantErr ("" = valid).
+func TestValidate(t *testing.T) {
+	streams := genericiooptions.NewTestIOStreamsDiscard()
+	format := func(f string) func(*OutputFlags) { return func(o *OutputFlags) { *o.PrintFlags.OutputFormat = f } }
+	tests := []struct {
+		name     string
+		validate func() error
+		wantErr  string
+	}{
+		{"dump defaults", func() error { return NewDumpOptions(streams).Validate() }, ""},
+		{"dump json", func() error { o := NewDumpOptions(streams); format("json")(o.Output); return o.Validate() }, ""},
+		{"dump jsonpath", func() error { o := NewDumpOptions(streams); format("jsonpath={.nodes}")(o.Output); return o.Validate() }, ""},
+		{"dump bad format", func() error { o := NewDumpOptions(streams); format("bogus")(o.Output); return o.Validate() },
+			`unknown output format "bogus": allowed formats are table, wide, json`},
+		{"dump name format refused", func() error { o := NewDumpOptions(streams); format("name")(o.Output); return o.Validate() }, `unknown output format "name"`},
+		{"zero chunk size", func() error { o := NewDumpOptions(streams); o.Input.ChunkSize = 0; return o.Validate() }, "--chunk-size must be positive"},
+		{"-R without -f", func() error { o := NewSnapshotOptions(streams); o.Input.Recursive = true; return o.Validate() }, "-R/--recursive needs -f/--filename"},
+		{"requested defaults", func() error { return NewRequestedOptions(streams).Validate() }, ""},
+		{"requested pod and pod-file", func() error {
+			o := NewRequestedOptions(streams)
+			o.Pod, o.PodFile = "a/b", "pod.yaml"
+			return o.Validate()
+		}, "--pod and --pod-file cannot be used together"},
+		{"requested sort by cpu%", func() error { o := NewRequestedOptions(streams); o.SortBy = "cpu%"; return o.Validate() }, ""},
+		{"requested sort by scalar", func() error { o := NewRequestedOptions(streams); o.SortBy = "nvidia.com/gpu"; return o.Validate() }, ""},
+		{"requested bad sort", func() error { o := NewRequestedOptions(streams); o.SortBy = "age"; return o.Validate() }, `invalid --sort-by "age"`},
+		{"requested bad selector", func() error { o := NewRequestedOptions(streams); o.Selector = "a in (b"; return o.Validate() }, `invalid --selector "a in (b"`},
+		{"next-nodes negative count", func() error { o := NewNextNodesOptions(streams); o.Count = -1; return o.Validate() }, "-n/--count must not be negative"},
+		{"next-nodes negative cycles", func() error { o := NewNextNodesOptions(streams); o.Cycles = -2; return o.Validate() }, "--cycles must not be negative"},
+		{"next-nodes percentage", func() error { o := NewNextNodesOptions(streams); o.Percentage = 101; return o.Validate() }, "between 0 and 100"},
+		{"snapshot wide", func() error { o := NewSnapshotOptions(streams); format("wide")(o.Output); return o.Validate() }, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.validate()
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Errorf("unexpected error: %v", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Errorf("error %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+// TestExitCodes checks usage errors exit 2, runtime errors 1, and the fit
+// codes of requested --pod.
+func TestExitCodes(t *testing.T) {
+	edge := "testdata/clusters/edge.yaml"
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"unknown flag", []string{"dump", "--bogus"}, 2, "unknown flag: --bogus"},
+		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{"extra argument", []string{"dump", "node-1"}, 2, `unexpected argument "node-1"`},
+		{"bad output", []string{"dump", "-f", edge, "-o", "bogus"}, 2, "unknown output format"},
+		{"missing file", []string{"dump", "-f", "testdata/nope.yaml"}, 1, "testdata/nope.yaml"},
+		{"unknown node", []string{"dump", "-f", edge, "--node", "nope"}, 1, `node "nope" not found in the cache`},
+		{"pending pod fits nowhere", []string{"requested", "-f", edge, "--pod", "apps/waiting"}, 1, "fits 0 of 3 nodes"},
+		{"bound pod copy fits", []string{"requested", "-f", edge, "--pod", "apps/sidecar"}, 0, "fits 1 of 3 nodes"},
+		{"unknown pod is an error", []string{"requested", "-f", edge, "--pod", "apps/nope"}, 2, "pod apps/nope not found"},
+		{"pod file", []string{"requested", "-f", edge, "--pod-file", "testdata/pods/small.yaml"}, 0, "fits 1 of 3 nodes"},
+		{"pod file with two pods", []string{"requested", "-f", edge, "--pod-file", edge}, 2, "want exactly one non-terminal pod"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(t, "", tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.stderr) {
+				t.Errorf("exit %d, stderr %q; want exit %d and stderr containing %q", r.code, r.stderr, tc.code, tc.stderr)
+			}
+		})
+	}
+}
+
+// TestStdin reads the cluster from "-".
+func TestStdin(t *testing.T) {
+	in := `apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "1", memory: 1Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default, uid: u1}
+spec: {nodeName: n1, containers: [{name: c, image: x, resources: {requests: {cpu: 250m}}}]}
+`
+	r := run(t, in, "dump", "-f", "-", "-o", "jsonpath={.nodes[0].requested.milliCPU}")
+	if r.code != 0 || r.stdout != "250" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 250", r.code, r.stdout, r.stderr)
+	}
+}

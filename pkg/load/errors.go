@@ -1,0 +1,181 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"regexp"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+)
+
+// ErrorKind classifies a loading failure, so that callers can pick an exit code
+// or a hint without parsing messages.
+type ErrorKind int
+
+const (
+	// Other is any failure not covered by the kinds below, e.g. an unexpected
+	// API server status such as 500 or an expired continue token (410).
+	Other ErrorKind = iota
+	// Forbidden means the API server refused the request (HTTP 403): the user
+	// lacks RBAC permission to list nodes or pods.
+	Forbidden
+	// Unauthorized means the API server rejected the credentials (HTTP 401).
+	Unauthorized
+	// Unreachable means no usable answer came back from the API server:
+	// connection refused or reset, DNS failure, TLS failure, or a timeout
+	// (client timeout or context deadline).
+	Unreachable
+	// InvalidInput means the files given to ReadFiles could not be read or
+	// parsed, or held no nodes or pods.
+	InvalidInput
+)
+
+// String returns the kind's name, e.g. "Forbidden".
+func (k ErrorKind) String() string {
+	switch k {
+	case Forbidden:
+		return "Forbidden"
+	case Unauthorized:
+		return "Unauthorized"
+	case Unreachable:
+		return "Unreachable"
+	case InvalidInput:
+		return "InvalidInput"
+	default:
+		return "Other"
+	}
+}
+
+// Error is the error type returned by List and ReadFiles for every failure
+// except context cancellation (which is returned wrapping context.Canceled).
+// Unwrap gives the underlying error, so apierrors.IsForbidden, errors.Is and
+// errors.As keep working on it.
+type Error struct {
+	// Kind classifies the failure.
+	Kind ErrorKind
+	// Msg is a one-line, lower-case description meant for users.
+	Msg string
+	// Hint is optional advice printed on the lines after Msg, e.g. the RBAC
+	// rule that would allow the request. Empty for most kinds.
+	Hint string
+	// Err is the underlying error (an API status error, a *url.Error, a
+	// decoding error, ...). It may be nil.
+	Err error
+}
+
+// Error returns Msg, followed by a newline and Hint when Hint is set.
+func (e *Error) Error() string {
+	if e.Hint == "" {
+		return e.Msg
+	}
+	return e.Msg + "\n" + e.Hint
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// KindOf returns the Kind of the first *Error in err's chain, or Other when
+// there is none (including for nil and for context cancellation).
+func KindOf(err error) ErrorKind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return Other
+}
+
+// rbacHint is the smallest ClusterRole that lets kubectl-schedcache load a
+// cluster: it lists nodes and pods at the cluster scope.
+const rbacHint = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: kubectl-schedcache
+rules:
+- apiGroups: [""]
+  resources: ["nodes", "pods"]
+  verbs: ["get", "list"]`
+
+// forbiddenUser extracts the user from an authorizer message such as
+// `pods is forbidden: User "jane" cannot list resource "pods" ...`.
+var forbiddenUser = regexp.MustCompile(`User "((?:[^"\\]|\\.)*)"`)
+
+// apiError translates an error from listing resource (e.g. "pods", at the
+// cluster scope) on the API server at host into an *Error with a one-line
+// message. Cancellation of ctx is returned as is, wrapped with the resource.
+func apiError(ctx context.Context, err error, verb, resource, host string) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) || ctx.Err() == context.Canceled {
+		return fmt.Errorf("%s %s: %w", verb, resource, context.Canceled)
+	}
+	switch {
+	case apierrors.IsForbidden(err):
+		msg := fmt.Sprintf("cannot %s %s at the cluster scope: forbidden", verb, resource)
+		if m := forbiddenUser.FindStringSubmatch(err.Error()); m != nil {
+			msg += fmt.Sprintf(" for user %q", m[1])
+		}
+		msg += "; kubectl-schedcache needs get/list on nodes and pods:"
+		return &Error{Kind: Forbidden, Msg: msg, Hint: rbacHint, Err: err}
+	case apierrors.IsUnauthorized(err):
+		return &Error{
+			Kind: Unauthorized,
+			Msg:  "the server rejected the credentials (Unauthorized): check --token / --kubeconfig / --context",
+			Err:  err,
+		}
+	case isUnreachable(err):
+		if host == "" {
+			host = "(unknown host)"
+		}
+		return &Error{
+			Kind: Unreachable,
+			Msg:  fmt.Sprintf("cannot reach the API server at %s: %s", host, oneLine(transportCause(err))),
+			Err:  err,
+		}
+	case apierrors.IsResourceExpired(err) || apierrors.IsGone(err):
+		return &Error{
+			Kind: Other,
+			Msg:  fmt.Sprintf("cannot %s %s: the list expired on the server before it was read to the end (410 Gone); retry, or raise the page size", verb, resource),
+			Err:  err,
+		}
+	}
+	return &Error{Kind: Other, Msg: fmt.Sprintf("cannot %s %s: %s", verb, resource, oneLine(err.Error())), Err: err}
+}
+
+// isUnreachable reports whether err means the API server gave no usable
+// answer: a network or TLS failure, or a timeout on the client side.
+func isUnreachable(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return true
+	}
+	var apiStatus apierrors.APIStatus
+	if errors.As(err, &apiStatus) {
+		return false // the server answered
+	}
+	var urlErr *url.Error
+	var netErr net.Error
+	return errors.As(err, &urlErr) || errors.As(err, &netErr)
+}
+
+// transportCause drops the `Get "https://...":` prefix that *url.Error adds,
+// keeping what actually failed (e.g. "dial tcp 127.0.0.1:6443: connect:
+// connection refused").
+func transportCause(err error) string {
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) && urlErr.Err != nil {
+		return urlErr.Err.Error()
+	}
+	return err.Error()
+}
+
+// oneLine joins a possibly multi-line message into one line.
+func oneLine(s string) string {
+	return lineBreaks.Replace(strings.TrimSpace(s))
+}
+
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")

@@ -1,0 +1,39 @@
+// Package load gets the Nodes and Pods that kube-scheduler's informers would
+// deliver to its cache, either by listing a live cluster (List) or by reading
+// manifests and `kubectl get -o yaml|json` output (ReadFiles).
+//
+// Both return a *Cluster: every Node, and every Pod that is not terminal
+// (phase Succeeded or Failed), assigned to a node or not, in list order, with
+// metadata.managedFields dropped as the scheduler's informer transform does
+// since v1.29. Pods read from files are also defaulted the way the API server
+// would have stored them (see DefaultPod), because the scheduler only ever
+// sees stored objects.
+//
+// Failures are returned as *Error, whose Kind (Forbidden, Unauthorized,
+// Unreachable, InvalidInput, Other) lets callers choose exit codes.
+package load
+
+import (
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Cluster is what the scheduler's informers would deliver: every Node, and
+// every non-terminal Pod (assigned or not), in list order, managedFields
+// dropped.
+type Cluster struct {
+	// Nodes are all Node objects, in list (or file) order.
+	Nodes []*corev1.Node
+	// Pods are the Pods whose phase is neither Succeeded nor Failed, in list
+	// (or file) order. Unassigned pods (empty spec.nodeName) are included;
+	// the scheduler's queue, not its cache, holds those.
+	Pods []*corev1.Pod
+	// Source describes where the objects came from, e.g.
+	// "cluster https://127.0.0.1:6443" or "file examples/cluster.yaml".
+	Source string
+}
+
+// terminal reports whether the scheduler's informer leaves pod out: its field
+// selector is status.phase!=Succeeded,status.phase!=Failed.
+func terminal(pod *corev1.Pod) bool {
+	return pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed
+}
