@@ -59,6 +59,7 @@ scheduler-computed request, host ports and PVCs, and the node's image states.`,
 	o.Input.AddFlags(cmd)
 	o.Output.AddFlags(cmd)
 	cmd.Flags().StringArrayVar(&o.Nodes, "node", o.Nodes, "Show this node in detail (repeatable)")
+	_ = cmd.RegisterFlagCompletionFunc("node", completeNodeNames(o.Input))
 	return cmd
 }
 

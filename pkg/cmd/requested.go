@@ -73,6 +73,7 @@ whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 	cmd.Flags().StringVar(&o.SortBy, "sort-by", o.SortBy, "Sort by name, or by a resource's requested amount (cpu, memory, pods, nvidia.com/gpu, …) or percentage (cpu%), largest first")
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "Check whether the pod in this manifest fits each node")
 	cmd.Flags().StringVar(&o.Pod, "pod", o.Pod, "Check whether this pod (NAMESPACE/NAME, or NAME in the current namespace) of the input fits each node")
+	_ = cmd.RegisterFlagCompletionFunc("pod", completePodNames(o.Input))
 	return cmd
 }
 

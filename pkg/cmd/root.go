@@ -23,6 +23,9 @@ the zone round-robin node order, and simulated assume/forget/expire outcomes.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetOut(streams.Out)
+	root.SetErr(streams.ErrOut)
+	root.SetIn(streams.In)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {

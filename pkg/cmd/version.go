@@ -38,8 +38,20 @@ func NewCmdVersion(streams genericiooptions.IOStreams) *cobra.Command {
 // Run writes one "key: value" line per build fact to Out.
 func (o *VersionOptions) Run() error {
 	_, err := fmt.Fprintf(o.Out, "version: %s\ncommit: %s\ndate: %s\ngo: %s\nclient-go: %s\n",
-		version, commit, date, runtime.Version(), clientGoVersion())
+		pluginVersion(), commit, date, runtime.Version(), clientGoVersion())
 	return err
+}
+
+// pluginVersion is the ldflags-stamped version, or, for "go install
+// …@vX.Y.Z" builds that carry no ldflags, the main module's version.
+func pluginVersion() string {
+	if version != "dev" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return version
 }
 
 // clientGoVersion reads the linked k8s.io/client-go module version from the
