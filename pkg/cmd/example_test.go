@@ -69,3 +69,40 @@ func TestExampleMatchesHandComputation(t *testing.T) {
 		t.Errorf("summary %+v, want 71 pods, 4 pending, 1 placeholder", d.Summary)
 	}
 }
+
+// TestExamplePendingFit checks requested --pod against the hand analysis of
+// the example's pending pods in examples/README.md.
+func TestExamplePendingFit(t *testing.T) {
+	tests := []struct {
+		pod  string
+		code int
+		fits []string
+	}{
+		{"reports/pdf-renderer-7b6c5d9f8-zm3qp", 0, []string{"gpu-b-1", "hugepages-c-1", "infra-a-1", "legacy-c-1",
+			"worker-a-1", "worker-a-2", "worker-a-3", "worker-b-2", "worker-c-1", "worker-c-2"}},
+		{"ml/llama-finetune-worker-0", 1, nil},
+		{"analytics/trino-coordinator-6d9c7b8f5-kq4wz", 1, nil},
+		{"shop/fraud-scorer-6c7d8b9f5-p5lzn", 1, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.pod, func(t *testing.T) {
+			r := run(t, "", "requested", "-f", example, "--pod", tc.pod, "-o", "json")
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", r.code, tc.code, r.stderr)
+			}
+			var rep v1alpha1.RequestedReport
+			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+				t.Fatal(err)
+			}
+			var fits []string
+			for _, n := range rep.Nodes {
+				if n.Fit != nil && n.Fit.Fits {
+					fits = append(fits, n.Name)
+				}
+			}
+			if diff := cmp.Diff(tc.fits, fits); diff != "" {
+				t.Errorf("nodes the pod fits (-want,+got):\n%s", diff)
+			}
+		})
+	}
+}

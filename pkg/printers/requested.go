@@ -93,6 +93,12 @@ func FitSummary(r *v1alpha1.RequestedReport) string {
 	if r.Pod == nil {
 		return ""
 	}
+	nodes := 0
+	for _, n := range r.Nodes {
+		if !n.Placeholder && !n.Ghost {
+			nodes++
+		}
+	}
 	return fmt.Sprintf("pod %s/%s (requests cpu %s, memory %s) fits %d of %d nodes by resources",
-		r.Pod.Namespace, r.Pod.Name, MilliCPU(r.Pod.Requested.MilliCPU), Bytes(r.Pod.Requested.Memory), r.Pod.FitsNodes, len(r.Nodes))
+		r.Pod.Namespace, r.Pod.Name, MilliCPU(r.Pod.Requested.MilliCPU), Bytes(r.Pod.Requested.Memory), r.Pod.FitsNodes, nodes)
 }
