@@ -34,6 +34,9 @@ func (in *NodeOrder) DeepCopyObject() runtime.Object { return deepCopyJSON(in) }
 // DeepCopyObject implements runtime.Object.
 func (in *Snapshot) DeepCopyObject() runtime.Object { return deepCopyJSON(in) }
 
+// DeepCopyObject implements runtime.Object.
+func (in *Simulation) DeepCopyObject() runtime.Object { return deepCopyJSON(in) }
+
 // SetKind stamps apiVersion and kind on obj.
 func SetKind(obj runtime.Object, kind string) {
 	obj.GetObjectKind().SetGroupVersionKind(SchemeGroupVersion.WithKind(kind))
