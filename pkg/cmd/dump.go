@@ -39,7 +39,7 @@ func NewDumpOptions(streams genericiooptions.IOStreams) *DumpOptions {
 // NewCmdDump returns the "dump" subcommand.
 func NewCmdDump(streams genericiooptions.IOStreams) *cobra.Command {
 	o := NewDumpOptions(streams)
-	cmd := &cobra.Command{
+	cmd := newDataCommand(&cobra.Command{
 		Use:   "dump [--node NAME]...",
 		Short: "Print the scheduler cache: every NodeInfo with its requested resources and pods",
 		Long: `Print what kube-scheduler's cache holds (its Dump()): one row per NodeInfo, with
@@ -48,16 +48,7 @@ scheduler accounts them. Placeholders (pods bound to a node that does not exist)
 are shown and marked. With --node, print nodes in detail: every pod with its
 scheduler-computed request, host ports and PVCs, and the node's image states.`,
 		Example: dumpExample,
-		Args:    noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return usageError(err)
-			}
-			return o.Run(cmd)
-		},
-	}
-	o.Input.AddFlags(cmd)
-	o.Output.AddFlags(cmd)
+	}, o.Input, o.Output, o.Validate, o.Run)
 	cmd.Flags().StringArrayVar(&o.Nodes, "node", o.Nodes, "Show this node in detail (repeatable)")
 	_ = cmd.RegisterFlagCompletionFunc("node", completeNodeNames(o.Input))
 	return cmd
@@ -65,10 +56,7 @@ scheduler-computed request, host ports and PVCs, and the node's image states.`,
 
 // Validate checks flag combinations.
 func (o *DumpOptions) Validate() error {
-	if err := o.Input.Validate(); err != nil {
-		return err
-	}
-	return o.Output.Validate()
+	return validateIO(o.Input, o.Output)
 }
 
 // Run loads the cluster, builds the cache and prints its dump.

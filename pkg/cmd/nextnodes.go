@@ -38,7 +38,7 @@ func NewNextNodesOptions(streams genericiooptions.IOStreams) *NextNodesOptions {
 // NewCmdNextNodes returns the "next-nodes" subcommand.
 func NewCmdNextNodes(streams genericiooptions.IOStreams) *cobra.Command {
 	o := NewNextNodesOptions(streams)
-	cmd := &cobra.Command{
+	cmd := newDataCommand(&cobra.Command{
 		Use:   "next-nodes",
 		Short: "Show the NodeTree's zone round-robin node order and the nodes each scheduling cycle examines",
 		Long: `Show the order in which the scheduler's NodeTree hands out nodes: zones in
@@ -51,16 +51,7 @@ numFeasibleNodesToFind nodes (from --percentage-of-nodes-to-score; 0 is
 adaptive: 50% minus 1% per 125 nodes, at least 5%, at least 100 nodes),
 assuming every node is feasible.`,
 		Example: nextNodesExample,
-		Args:    noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return usageError(err)
-			}
-			return o.Run(cmd)
-		},
-	}
-	o.Input.AddFlags(cmd)
-	o.Output.AddFlags(cmd)
+	}, o.Input, o.Output, o.Validate, o.Run)
 	cmd.Flags().IntVarP(&o.Count, "count", "n", o.Count, "Number of Next() calls (default: the number of nodes); more shows the wrap-around")
 	cmd.Flags().IntVar(&o.Cycles, "cycles", o.Cycles, "Show the nodes examined by this many successive scheduling cycles")
 	cmd.Flags().Int32Var(&o.Percentage, "percentage-of-nodes-to-score", o.Percentage, "percentageOfNodesToScore (0 = adaptive, as the default scheduler)")
@@ -69,10 +60,7 @@ assuming every node is feasible.`,
 
 // Validate checks flag values.
 func (o *NextNodesOptions) Validate() error {
-	if err := o.Input.Validate(); err != nil {
-		return err
-	}
-	if err := o.Output.Validate(); err != nil {
+	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
 	}
 	switch {

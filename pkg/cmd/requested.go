@@ -47,7 +47,7 @@ func NewRequestedOptions(streams genericiooptions.IOStreams) *RequestedOptions {
 // NewCmdRequested returns the "requested" subcommand.
 func NewCmdRequested(streams genericiooptions.IOStreams) *cobra.Command {
 	o := NewRequestedOptions(streams)
-	cmd := &cobra.Command{
+	cmd := newDataCommand(&cobra.Command{
 		Use:   "requested",
 		Short: "Per-node requested, allocatable and free resources, and whether a pod fits",
 		Long: `Print per-node requested resources exactly as kube-scheduler accounts them
@@ -59,16 +59,7 @@ With --pod or --pod-file, a FITS column says whether that pod fits each node by
 resources the way the NodeResourcesFit filter decides, and the exit code tells
 whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 		Example: requestedExample,
-		Args:    noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return usageError(err)
-			}
-			return o.Run(cmd)
-		},
-	}
-	o.Input.AddFlags(cmd)
-	o.Output.AddFlags(cmd)
+	}, o.Input, o.Output, o.Validate, o.Run)
 	cmd.Flags().StringVarP(&o.Selector, "selector", "l", o.Selector, "Only nodes matching this label selector")
 	cmd.Flags().StringVar(&o.SortBy, "sort-by", o.SortBy, "Sort by name, or by a resource's requested amount (cpu, memory, pods, nvidia.com/gpu, …) or percentage (cpu%), largest first")
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "Check whether the pod in this manifest fits each node")
@@ -79,10 +70,7 @@ whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 
 // Validate checks flag combinations.
 func (o *RequestedOptions) Validate() error {
-	if err := o.Input.Validate(); err != nil {
-		return err
-	}
-	if err := o.Output.Validate(); err != nil {
+	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
 	}
 	if o.Pod != "" && o.PodFile != "" {

@@ -30,7 +30,7 @@ func NewSnapshotOptions(streams genericiooptions.IOStreams) *SnapshotOptions {
 // NewCmdSnapshot returns the "snapshot" subcommand.
 func NewCmdSnapshot(streams genericiooptions.IOStreams) *cobra.Command {
 	o := NewSnapshotOptions(streams)
-	cmd := &cobra.Command{
+	cmd := newDataCommand(&cobra.Command{
 		Use:   "snapshot",
 		Short: "Print the scheduler's Snapshot: generation, node scan order, affinity lists, used PVCs",
 		Long: `Print the Snapshot the scheduler takes from its cache at the start of a
@@ -38,25 +38,13 @@ scheduling cycle: its generation, the nodes in the order the scheduler scans
 them (nodes without a Node object are never in it), the nodes having pods with
 pod affinity or required anti-affinity, and the set of PVCs used by pods.`,
 		Example: snapshotExample,
-		Args:    noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return usageError(err)
-			}
-			return o.Run(cmd)
-		},
-	}
-	o.Input.AddFlags(cmd)
-	o.Output.AddFlags(cmd)
+	}, o.Input, o.Output, o.Validate, o.Run)
 	return cmd
 }
 
 // Validate checks flag values.
 func (o *SnapshotOptions) Validate() error {
-	if err := o.Input.Validate(); err != nil {
-		return err
-	}
-	return o.Output.Validate()
+	return validateIO(o.Input, o.Output)
 }
 
 // Run loads the cluster, snapshots the cache and prints it.
