@@ -349,3 +349,20 @@ func TestConcurrentUse(t *testing.T) {
 		t.Errorf("PodCount %d after all removals", n)
 	}
 }
+
+// TestAddPodWillReplaceAssumed mirrors §9.15 (upstream
+// TestAddPodWillReplaceAssumed, v1.36.3).
+func TestAddPodWillReplaceAssumed(t *testing.T) {
+	c := newTestCache(Options{})
+	assumed := pod("p").on("assumed-node-1").req("100m", "500").hostPort("", "", 80).obj()
+	added := pod("p").on("actual-node").req("100m", "500").hostPort("", "", 80).obj()
+	updated := pod("p").on("actual-node").req("200m", "500").hostPort("", "", 90).obj()
+	mustNil(t, c.AssumePod(assumed))
+	mustNil(t, c.AddPod(added))
+	mustNil(t, c.UpdatePod(added, updated))
+	want := map[string]nodeSummary{"actual-node": {Pods: []string{"p"}, Requested: Resource{MilliCPU: 200, Memory: 500},
+		NonZero: Resource{MilliCPU: 200, Memory: 500}, Ports: ports("0.0.0.0", "TCP", 90), PVCs: map[string]int{}}}
+	if diff := cmp.Diff(want, summarize(c)); diff != "" {
+		t.Errorf("NodeInfos (-want,+got):\n%s", diff)
+	}
+}
