@@ -11,20 +11,18 @@ import (
 //
 // Pod states and the methods that move a pod between them:
 //
-//	                                                +-------------------------------------------+  +----+
-//	                                                |                            Add            |  |    |
-//	                                                |                                           |  |    | Update
-//	     +      Assume                Add           v                                           |  |    v
-//	Initial +--------> Assumed +------------+---> Added <--+                                    +--+ Added
-//	   ^                 +   +              |        +                                              +
-//	   |                 |   |              |        |                                              |
-//	   |        Forget   |   | Cleanup      |        | Remove                                       |
-//	   +-----------------+   | (TTL > 0,    |        |                                              |
-//	                         |  binding     |        v                                              |
-//	                         |  finished,   |     Deleted                                           |
-//	                         |  deadline    |
-//	                         v  passed)     |
-//	                      Expired +---------+ Add (re-added as a fresh pod)
+//	           Assume              Add                  Update
+//	Initial ───────────► Assumed ─────────► Added ◄───────────┐
+//	 │  ▲                  │  │               │  └────────────┘
+//	 │  └──────────────────┘  │ Cleanup       │ Remove
+//	 │        Forget          │ (TTL > 0,     ▼
+//	 │                        │  binding    Deleted
+//	 │                        ▼  finished,
+//	 │                     Expired  deadline passed)
+//	 │                        │
+//	 └──── Add ─────► Added ◄─┘ Add (an expired pod is re-added as a fresh pod)
+//
+// Remove also deletes Assumed pods (v1.20+).
 //
 // Assumptions, as upstream documents them: a pod is never assumed twice; a
 // pod may be added without being assumed (bound by someone else, or every
