@@ -8,6 +8,7 @@ package printers
 import (
 	"bytes"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -81,12 +82,20 @@ func (t *table) render(w io.Writer, noHeaders bool) error {
 	return writeTrimmed(w, buf.String())
 }
 
-// writeTrimmed drops trailing blanks of each line, as kubectl's tabwriter
-// does not pad the last column.
+// trailing matches the padding tablewriter leaves after the last column,
+// including the colour reset it repeats after that padding.
+var trailing = regexp.MustCompile(`(?: |\x1b\[0m)+$`)
+
+// writeTrimmed drops trailing padding of each line, as kubectl's tabwriter
+// does not pad the last column, keeping a colour reset when the line has colour.
 func writeTrimmed(w io.Writer, s string) error {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i := range lines {
-		lines[i] = strings.TrimRight(lines[i], " ")
+	for i, line := range lines {
+		trimmed := trailing.ReplaceAllString(line, "")
+		if strings.Contains(trimmed, "\x1b[") && !strings.HasSuffix(trimmed, "\x1b[0m") {
+			trimmed += "\x1b[0m"
+		}
+		lines[i] = trimmed
 	}
 	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err
