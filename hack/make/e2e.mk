@@ -1,0 +1,35 @@
+# End-to-end tests against real control-plane binaries (included by the top
+# Makefile).
+#
+#   make e2e-binaries   build etcd, kube-apiserver and kube-scheduler from Go
+#                       modules into hack/tools/bin/<k8s version>/ (first run
+#                       ~15 min on 2 cores; later runs reuse the binaries)
+#   make e2e            the above, the plugin, then the e2e tests
+#   make e2e-vet        vet the e2e tests (their build tag keeps them out of
+#                       `go vet ./...`)
+#   make e2e-go-mod     regenerate hack/tools/go.mod from k8s.io/kubernetes
+#
+# The e2e tests carry the build tag `e2e`, so `go test ./...` (make unit)
+# never starts a cluster. SCHEDCACHE_E2E_BIN_DIR overrides where the binaries
+# are built and looked up. E2E_FLAGS adds go test flags, e.g. E2E_FLAGS=-v or
+# E2E_FLAGS='-run TestCLIOnRealCluster'.
+#
+# The tests run the real plugin binary with os/exec: make e2e hands them the
+# one `make build` just wrote (SCHEDCACHE_E2E_PLUGIN); a plain
+# `go test -tags e2e ./test/e2e/...` builds its own copy into a temp dir.
+
+E2E_FLAGS ?=
+
+.PHONY: e2e e2e-binaries e2e-vet e2e-go-mod
+e2e-binaries:
+	hack/e2e-binaries.sh
+
+e2e: e2e-binaries
+	$(MAKE) build
+	SCHEDCACHE_E2E_PLUGIN=$(abspath $(BIN)) $(GO) test -tags e2e -count=1 -timeout 30m $(E2E_FLAGS) ./test/e2e/...
+
+e2e-vet:
+	$(GO) vet -tags e2e ./test/e2e/...
+
+e2e-go-mod:
+	hack/tools/gen-go-mod.sh
