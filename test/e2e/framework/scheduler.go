@@ -1,0 +1,149 @@
+package framework
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const (
+	// schedulerStartTimeout bounds StartScheduler's wait for the initial sync.
+	schedulerStartTimeout = time.Minute
+	// dumpTimeout bounds DumpCache when its context has no deadline; the
+	// scheduler answers in under a second even with 45,000 pods.
+	dumpTimeout = 30 * time.Second
+)
+
+// syncedMessage is logged (at V(3), enabled for server.go only via
+// --vmodule) once the scheduler's informers and event handlers have synced:
+// from then on its cache reflects the cluster, and its SIGUSR2 handler,
+// installed before that, is in place. (Before it is installed, SIGUSR2 would
+// kill the process.)
+const syncedMessage = `"Handlers synced"`
+
+// Scheduler is a running kube-scheduler.
+type Scheduler struct {
+	// LogPath is the scheduler's log (stdout and stderr).
+	LogPath string
+
+	proc *process
+	mu   sync.Mutex // one DumpCache at a time, so records are not mixed up
+}
+
+// StartScheduler runs the real kube-scheduler against c as admin (no leader
+// election, no serving port) and waits until its caches have synced. It is
+// stopped in t.Cleanup.
+func StartScheduler(t *testing.T, c *Cluster) *Scheduler {
+	t.Helper()
+	began := time.Now()
+	s := &Scheduler{LogPath: filepath.Join(c.Dir, "kube-scheduler.log")}
+	s.proc = startProcess(t, "kube-scheduler", s.LogPath, c.Binaries.KubeScheduler,
+		"--kubeconfig="+c.Kubeconfig(UserAdmin),
+		"--leader-elect=false",
+		"--secure-port=0",
+		"--vmodule=server=3",
+	)
+	ctx, cancel := context.WithTimeout(t.Context(), schedulerStartTimeout)
+	defer cancel()
+	lr := &logReader{path: s.LogPath}
+	err := poll(ctx, "kube-scheduler to sync", 50*time.Millisecond, []*process{s.proc, c.apiserver}, func(context.Context) (bool, error) {
+		if err := lr.readMore(); err != nil {
+			return false, err
+		}
+		return bytes.Contains(lr.buf, []byte(syncedMessage)), nil
+	})
+	if err != nil {
+		t.Fatalf("e2e: %v", err)
+	}
+	t.Logf("e2e: kube-scheduler synced in %v", time.Since(began).Round(time.Millisecond))
+	return s
+}
+
+// DumpCache sends SIGUSR2 to the scheduler and returns the "Dump of cached
+// NodeInfo" record it logs in response (the klog header line through the end
+// of the nodes value), for ParseCacheDump. It polls the log; ctx bounds the
+// wait, or dumpTimeout if ctx has no deadline.
+func (s *Scheduler) DumpCache(ctx context.Context) (string, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, dumpTimeout)
+		defer cancel()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fi, err := os.Stat(s.LogPath)
+	if err != nil {
+		return "", err
+	}
+	// Only what is logged after the signal counts.
+	lr := &logReader{path: s.LogPath, off: fi.Size()}
+	if err := s.proc.signal(syscall.SIGUSR2); err != nil {
+		return "", err
+	}
+	var record string
+	err = poll(ctx, "the scheduler's cache dump", 20*time.Millisecond, []*process{s.proc}, func(context.Context) (bool, error) {
+		if err := lr.readMore(); err != nil {
+			return false, err
+		}
+		var ok bool
+		record, ok = findDumpRecord(lr.buf)
+		return ok, nil
+	})
+	return record, err
+}
+
+// findDumpRecord returns the first complete dump record in buf: from the
+// start of the line holding the message through the end of the value. In
+// klog's text format a value with line breaks spans lines until a line " >".
+func findDumpRecord(buf []byte) (string, bool) {
+	msg := []byte(strconv.Quote(dumpMessage))
+	i := bytes.Index(buf, msg)
+	if i < 0 {
+		return "", false
+	}
+	start := bytes.LastIndexByte(buf[:i], '\n') + 1
+	lineEnd := bytes.IndexByte(buf[i:], '\n')
+	if lineEnd < 0 {
+		return "", false
+	}
+	lineEnd += i
+	if !bytes.HasSuffix(buf[start:lineEnd], []byte("=<")) {
+		return string(buf[start:lineEnd]), true
+	}
+	end := bytes.Index(buf[lineEnd:], []byte("\n >\n"))
+	if end < 0 {
+		return "", false
+	}
+	end += lineEnd + len("\n >")
+	return string(buf[start:end]), true
+}
+
+// logReader reads a growing log file incrementally.
+type logReader struct {
+	path string
+	off  int64
+	buf  []byte
+}
+
+func (r *logReader) readMore() error {
+	f, err := os.Open(r.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.NewSectionReader(f, r.off, 1<<62))
+	if err != nil {
+		return fmt.Errorf("read %s: %w", r.path, err)
+	}
+	r.off += int64(len(data))
+	r.buf = append(r.buf, data...)
+	return nil
+}

@@ -1,0 +1,163 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedcache/kubectl-schedcache/test/e2e/framework"
+)
+
+// realKubectl is the distribution's kubectl (v1.32 on our machines); the
+// export must come from the real tool users run, not from our own code.
+const realKubectl = "/usr/bin/kubectl"
+
+// TestLiveEqualsFile exports the rich cluster with the real kubectl and
+// requires the plugin to print the same JSON from the export (-f) as from
+// the live cluster, for every data command.
+func TestLiveEqualsFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e: starts a real control plane; skipped with -short")
+	}
+	c := startRichCluster(t, framework.Options{})
+	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
+	defer cancel()
+
+	export := filepath.Join(t.TempDir(), "cluster.yaml")
+	exportWithKubectl(ctx, t, c.Kubeconfig(framework.UserAdmin), export, "nodes,pods")
+	// Sanity: the export holds the terminal pods the plugin must drop itself
+	// and the terminating pod it must keep.
+	data, err := os.ReadFile(export)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"name: succeeded", "name: terminating", "deletionTimestamp:", "nodeName: " + missingNode} {
+		if !strings.Contains(string(data), w) {
+			t.Fatalf("kubectl export lacks %q", w)
+		}
+	}
+	// The same objects split over a file and a nested directory, read with
+	// a repeated -f and -R.
+	split := t.TempDir()
+	nodesFile := filepath.Join(split, "nodes.json")
+	podsDir := filepath.Join(split, "pods")
+	if err := os.MkdirAll(filepath.Join(podsDir, "all"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exportWithKubectl(ctx, t, c.Kubeconfig(framework.UserAdmin), nodesFile, "nodes")
+	exportWithKubectl(ctx, t, c.Kubeconfig(framework.UserAdmin), filepath.Join(podsDir, "all", "pods.yaml"), "pods")
+	live := "--kubeconfig=" + c.Kubeconfig(framework.UserReader)
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		// code is the expected exit code of both runs.
+		code int
+		// table output has no source: compared as is.
+		table bool
+		// stdin feeds the export through "-f -" instead of naming the file.
+		stdin bool
+		// split reads the split export: -f nodes.json -f pods/ -R.
+		split bool
+	}{
+		{name: "dump", args: []string{"dump", "-o", "json"}},
+		{name: "dump-node", args: []string{"dump", "--node", "node-03", "--node", missingNode, "-o", "json"}},
+		{name: "requested", args: []string{"requested", "-o", "json"}},
+		{name: "requested-pod", args: []string{"requested", "--pod", nsA + "/pending-1", "-o", "json"}},
+		{name: "requested-pod-nofit", args: []string{"requested", "--pod", nsA + "/pending-huge", "-o", "json"}, code: 1},
+		{name: "next-nodes", args: []string{"next-nodes", "-n", "11", "--cycles", "3", "-o", "json"}},
+		{name: "snapshot", args: []string{"snapshot", "-o", "json"}},
+		{name: "snapshot-stdin", args: []string{"snapshot", "-o", "json"}, stdin: true},
+		{name: "dump-split-files", args: []string{"dump", "-o", "json"}, split: true},
+		{name: "dump-wide-table", args: []string{"dump", "-o", "wide"}, table: true},
+		{name: "requested-table", args: []string{"requested", "-o", "wide"}, table: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fromLive := runPlugin(t, nil, append(tc.args, live)...)
+			var fromFile runResult
+			if tc.stdin {
+				fromFile = runPlugin(t, bytes.NewReader(data), append(tc.args, "-f", "-")...)
+			} else if tc.split {
+				fromFile = runPlugin(t, nil, append(tc.args, "-f", nodesFile, "-f", podsDir, "-R")...)
+			} else {
+				fromFile = runPlugin(t, nil, append(tc.args, "-f", export)...)
+			}
+			for _, r := range []runResult{fromLive, fromFile} {
+				if r.code != tc.code {
+					t.Fatalf("want exit %d\n%v", tc.code, r)
+				}
+			}
+			if tc.table {
+				if fromLive.stdout != fromFile.stdout {
+					t.Errorf("live and file tables differ; %s", firstDiff(fromLive.stdout, fromFile.stdout))
+				}
+				return
+			}
+			// "source" names where the objects came from ("cluster https://…"
+			// vs "file …/cluster.yaml"): the one field that legitimately
+			// differs. Blank it in both, then every other byte must match.
+			if !strings.Contains(fromLive.stdout, `"source": "cluster https://`) || strings.Contains(fromFile.stdout, `"source": "cluster`) {
+				t.Errorf("unexpected source lines:\nlive: %.200s\nfile: %.200s", fromLive.stdout, fromFile.stdout)
+			}
+			a, b := blankSource(t, fromLive.stdout), blankSource(t, fromFile.stdout)
+			if a != b {
+				t.Errorf("live and file JSON differ (source blanked); %s", firstDiff(a, b))
+				writeArtifact(t, tc.name+"-live.json", fromLive.stdout)
+				writeArtifact(t, tc.name+"-file.json", fromFile.stdout)
+			}
+			// The fit verdict line on stderr must agree too.
+			if a, b := fitLine(fromLive.stderr), fitLine(fromFile.stderr); a != b {
+				t.Errorf("fit summaries differ:\nlive: %s\nfile: %s", a, b)
+			}
+		})
+	}
+}
+
+// exportWithKubectl writes `kubectl get KINDS -A -o yaml` (-o json for a
+// path ending in .json) to path.
+func exportWithKubectl(ctx context.Context, t *testing.T, kubeconfig, path, kinds string) {
+	t.Helper()
+	format := "yaml"
+	if strings.HasSuffix(path, ".json") {
+		format = "json"
+	}
+	cmd := exec.CommandContext(ctx, realKubectl, "--kubeconfig", kubeconfig, "get", kinds, "-A", "-o", format)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s get nodes,pods -A -o yaml: %v\n%s", realKubectl, err, stderr.String())
+	}
+	if err := os.WriteFile(path, stdout.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeArtifact keeps the output of a failed comparison in the directory
+// named by SCHEDCACHE_E2E_ARTIFACTS, if set, for a full diff.
+func writeArtifact(t *testing.T, name, content string) {
+	t.Helper()
+	dir := os.Getenv("SCHEDCACHE_E2E_ARTIFACTS")
+	if dir == "" {
+		return
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err == nil {
+		t.Logf("wrote %s", p)
+	}
+}
+
+// fitLine returns the "pod … fits N of M nodes" line of stderr, or "".
+func fitLine(stderr string) string {
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(line, "pod ") && strings.Contains(line, " fits ") {
+			return line
+		}
+	}
+	return ""
+}

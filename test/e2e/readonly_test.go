@@ -1,0 +1,133 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/rand"
+
+	"github.com/schedcache/kubectl-schedcache/test/e2e/framework"
+)
+
+// writeVerbs are the audit verbs that change state.
+var writeVerbs = map[string]bool{"create": true, "update": true, "patch": true, "delete": true, "deletecollection": true}
+
+// TestReadOnlyProvenByAudit runs every command as the reader user against
+// the rich cluster with the audit log on, and proves from the log that the
+// plugin only ever reads nodes and pods (plus discovery).
+func TestReadOnlyProvenByAudit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("e2e: starts a real control plane; skipped with -short")
+	}
+	c := startRichCluster(t, framework.Options{AuditLog: true})
+	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
+	defer cancel()
+	kc := "--kubeconfig=" + c.Kubeconfig(framework.UserReader)
+
+	runs := []struct {
+		args []string
+		code int
+	}{
+		{args: []string{"dump"}},
+		{args: []string{"dump", "--node", "node-01", "--node", missingNode}},
+		{args: []string{"dump", "-o", "wide"}},
+		{args: []string{"dump", "-o", "yaml"}},
+		{args: []string{"requested"}},
+		{args: []string{"requested", "-o", "wide", "--sort-by", "cpu%"}},
+		{args: []string{"requested", "--pod", nsA + "/pending-1"}},
+		{args: []string{"requested", "--pod", nsA + "/pending-huge"}, code: 1},
+		{args: []string{"next-nodes"}},
+		{args: []string{"next-nodes", "--cycles", "3", "-o", "json"}},
+		{args: []string{"snapshot"}},
+		{args: []string{"snapshot", "-o", "jsonpath={.nodes[*].name}"}},
+	}
+	for _, run := range runs {
+		r := runPlugin(t, nil, append(run.args, kc)...)
+		if r.code != run.code {
+			t.Errorf("want exit %d\n%v", run.code, r)
+		}
+	}
+	if r := runPlugin(t, nil, "version"); r.code != 0 {
+		t.Errorf("%v", r)
+	}
+
+	// A marker request made after every run: once its event is in the log,
+	// so are the plugin's (the runs' requests completed before it was sent).
+	// The count check below guards the rest.
+	marker := "audit-marker-" + rand.String(8)
+	if _, err := c.Client(framework.UserReader).CoreV1().Nodes().Get(ctx, marker, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Fatalf("marker get: %v, want NotFound", err)
+	}
+	var events []framework.AuditEvent
+	waitUntil(ctx, t, "the plugin's requests and the marker in the audit log", func() (bool, string) {
+		var err error
+		events, err = framework.ReadAuditLog(c.AuditLogPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var markerSeen bool
+		var nodeLists, podLists int
+		for _, e := range events {
+			if e.User.Username != framework.UserReader || e.ObjectRef == nil {
+				continue
+			}
+			markerSeen = markerSeen || e.ObjectRef.Name == marker
+			if strings.Contains(e.UserAgent, "kubectl-schedcache") && e.Verb == "list" {
+				switch e.ObjectRef.Resource {
+				case "nodes":
+					nodeLists++
+				case "pods":
+					podLists++
+				}
+			}
+		}
+		// Every data command lists nodes and pods once.
+		return markerSeen && nodeLists >= len(runs) && podLists >= len(runs),
+			fmt.Sprintf("marker seen %v, plugin node lists %d, pod lists %d, want %d each\n%s",
+				markerSeen, nodeLists, podLists, len(runs), framework.SummarizeAudit(events))
+	})
+
+	var readerEvents []framework.AuditEvent
+	var bad []string
+	for _, e := range events {
+		if e.User.Username != framework.UserReader {
+			continue
+		}
+		readerEvents = append(readerEvents, e)
+		if writeVerbs[e.Verb] {
+			bad = append(bad, "write: "+e.String())
+			continue
+		}
+		if !readOnlyRequest(e) {
+			bad = append(bad, "not a read of nodes or pods, nor discovery: "+e.String())
+		}
+	}
+	if len(bad) > 0 {
+		t.Errorf("the reader made %d requests outside get/list/watch on nodes and pods:\n  %s\nall requests by user (verb resource):\n%s",
+			len(bad), strings.Join(bad, "\n  "), framework.SummarizeAudit(readerEvents))
+	}
+	t.Logf("%d requests by %q, all reads:\n%s", len(readerEvents), framework.UserReader, framework.SummarizeAudit(readerEvents))
+}
+
+// readOnlyRequest reports whether e is get/list/watch on core nodes or pods
+// (no subresource), or a non-resource GET of discovery or version.
+func readOnlyRequest(e framework.AuditEvent) bool {
+	switch e.Verb {
+	case "get", "list", "watch":
+	default:
+		return false
+	}
+	if e.ObjectRef == nil {
+		path, _, _ := strings.Cut(e.RequestURI, "?")
+		return path == "/api" || strings.HasPrefix(path, "/api/") || path == "/apis" || strings.HasPrefix(path, "/apis/") ||
+			path == "/version" || strings.HasPrefix(path, "/openapi/")
+	}
+	r := e.ObjectRef
+	return r.APIGroup == "" && r.Subresource == "" && (r.Resource == "nodes" || r.Resource == "pods")
+}
