@@ -57,4 +57,9 @@ build() {
 build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver "$k8s_ldflags"
 build kube-scheduler k8s.io/kubernetes/cmd/kube-scheduler "$k8s_ldflags"
 build etcd go.etcd.io/etcd/server/v3 "-s -w"
+# The live=file test exports with the real kubectl. Machines of this project
+# ship one; where none is on PATH, build it from the same release.
+if ! command -v kubectl >/dev/null 2>&1; then
+	build kubectl k8s.io/kubernetes/cmd/kubectl "$k8s_ldflags"
+fi
 echo "e2e-binaries: binaries in $bin_dir"

@@ -14,9 +14,20 @@ import (
 	"github.com/schedcache/kubectl-schedcache/test/e2e/framework"
 )
 
-// realKubectl is the distribution's kubectl (v1.32 on our machines); the
-// export must come from the real tool users run, not from our own code.
-const realKubectl = "/usr/bin/kubectl"
+// realKubectl finds the real kubectl used to export the cluster: the one on
+// PATH (our machines ship v1.32), else the one hack/e2e-binaries.sh builds
+// from the pinned Kubernetes release when PATH has none.
+func realKubectl(t *testing.T) string {
+	t.Helper()
+	if p, err := exec.LookPath("kubectl"); err == nil {
+		return p
+	}
+	p := filepath.Join(filepath.Dir(framework.LocateBinaries(t).KubeAPIServer), "kubectl")
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("no kubectl on PATH and none built at %s; run `make e2e-binaries`", p)
+	}
+	return p
+}
 
 // TestLiveEqualsFile exports the rich cluster with the real kubectl and
 // requires the plugin to print the same JSON from the export (-f) as from
@@ -127,11 +138,12 @@ func exportWithKubectl(ctx context.Context, t *testing.T, kubeconfig, path, kind
 	if strings.HasSuffix(path, ".json") {
 		format = "json"
 	}
-	cmd := exec.CommandContext(ctx, realKubectl, "--kubeconfig", kubeconfig, "get", kinds, "-A", "-o", format)
+	kubectl := realKubectl(t)
+	cmd := exec.CommandContext(ctx, kubectl, "--kubeconfig", kubeconfig, "get", kinds, "-A", "-o", format)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s get nodes,pods -A -o yaml: %v\n%s", realKubectl, err, stderr.String())
+		t.Fatalf("%s get nodes,pods -A -o yaml: %v\n%s", kubectl, err, stderr.String())
 	}
 	if err := os.WriteFile(path, stdout.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
