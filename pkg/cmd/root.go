@@ -39,6 +39,7 @@ the zone round-robin node order, and simulated assume/forget/expire outcomes.`,
 		NewCmdRequested(streams),
 		NewCmdNextNodes(streams),
 		NewCmdSnapshot(streams),
+		NewCmdSimulate(streams),
 		NewCmdVersion(streams),
 	)
 	return root

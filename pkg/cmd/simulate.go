@@ -1,0 +1,448 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/discovery"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/load"
+	"github.com/schedcache/kubectl-schedcache/pkg/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/printers"
+	"github.com/schedcache/kubectl-schedcache/pkg/simulate"
+)
+
+var simulateLong = `Simulate, in virtual time, what kube-scheduler's cache goes through while pods
+are scheduled. Each pod is assumed on a node (AssumePod); after the bind latency
+its binding finishes (FinishBinding) and then, per --bind:
+  confirm  the pod's Add event arrives: Assumed → Added
+  fail     the bind failed and the pod is forgotten (ForgetPod): Assumed → Initial
+  lost     no Add event ever arrives: with a TTL, the cleanup loop expires the
+           pod once the TTL has passed and frees its requests (Assumed →
+           Expired); with TTL 0 (kube-scheduler ≥ 1.25) it holds them forever
+
+Pods come from --pod-file and --pending: the input's unassigned pods of the
+namespace of -n, or else of the kubeconfig's current namespace ("default" if
+none), or of all namespaces with -A, filtered by -l on pod labels. Each pod is
+assumed on --node (without a fit check), or on the first node NodeTree.Next (the
+v1.18 zone round-robin, continuing from pod to pod) offers where it fits by
+resources against the cache at that moment, earlier assumed pods included; a
+pod that fits no node is reported unschedulable and not assumed.
+
+The TTL is --ttl, else the default of kube-scheduler --kube-version, else of the
+live API server's version (when reading a live cluster), else of the latest
+kube-scheduler (0: assumed pods never expire). A note on stderr says which.
+
+Virtual time starts at +0s (the fixed instant 2026-01-01T00:00:00Z): every pod
+is assumed at +0s, one after another; bindings finish at +--bind-latency, each
+followed at once by its Add event or ForgetPod; the cleanup loop runs every
+--cleanup-period until --until (default: 1m, or longer when needed for a lost
+binding to expire within the timeline). Only cleanup ticks that expire a pod
+are shown, to keep the timeline short.
+
+The output is the timeline (each event's cache state transition, the node's
+requested cpu and memory after it, and the cache's error verbatim), the nodes
+touched with their requests before and after, and each pod's final state. With
+-o json or yaml the same data is kind Simulation. Same input, same output: the
+wall clock is never read.
+
+Scripts (--script FILE) replace the timeline with explicit operations.
+` + simulate.ScriptHelp
+
+var simulateExample = `  # Schedule every pending pod of all namespaces; bindings are confirmed
+  kubectl schedcache simulate --pending -A
+
+  # One binding is lost, with the 30s TTL of kube-scheduler v1.19: the pod
+  # expires at +31s and its node's requests drop back
+  kubectl schedcache simulate -f cluster.yaml --pending -A --bind-for shop/web-1=lost --kube-version v1.19
+
+  # A pod manifest forced onto a node, and its bind fails
+  kubectl schedcache simulate --pod-file pod.yaml --node worker-1 --bind fail
+
+  # Explicit cache operations, as kind Simulation in YAML
+  kubectl schedcache simulate -f cluster.yaml --script scenario.yaml --ttl 30s -o yaml`
+
+// SimulateOptions drive "simulate".
+type SimulateOptions struct {
+	Input         *InputFlags
+	Output        *OutputFlags
+	PodFiles      []string
+	Pending       bool
+	AllNamespaces bool
+	Selector      string
+	Node          string
+	Bind          string
+	BindFor       []string
+	TTL           string
+	KubeVersion   string
+	BindLatency   time.Duration
+	CleanupPeriod time.Duration
+	Until         time.Duration
+	Script        string
+	genericiooptions.IOStreams
+
+	// timelineFlags are the timeline-only duration flags given on the
+	// command line (their defaults are not zero, so the command records
+	// them); --script refuses them.
+	timelineFlags []string
+
+	selector labels.Selector
+	bind     simulate.Outcome
+	bindFor  map[string]simulate.Outcome
+	ttl      *time.Duration
+}
+
+// NewSimulateOptions returns SimulateOptions with defaults.
+func NewSimulateOptions(streams genericiooptions.IOStreams) *SimulateOptions {
+	return &SimulateOptions{
+		Input: NewInputFlags(), Output: NewOutputFlags(), Bind: string(simulate.Confirm),
+		BindLatency: simulate.DefaultBindLatency, CleanupPeriod: simulate.DefaultCleanupPeriod,
+		IOStreams: streams,
+	}
+}
+
+// NewCmdSimulate returns the "simulate" subcommand.
+func NewCmdSimulate(streams genericiooptions.IOStreams) *cobra.Command {
+	o := NewSimulateOptions(streams)
+	var cmd *cobra.Command
+	validate := func() error {
+		o.noteTimelineFlags(cmd.Flags())
+		return o.Validate()
+	}
+	cmd = newDataCommand(&cobra.Command{
+		Use:     "simulate (--pending | --pod-file FILE | --script FILE)",
+		Short:   "Replay assume, bind, forget and TTL expiry of pods in the scheduler cache, in virtual time",
+		Long:    simulateLong,
+		Example: simulateExample,
+	}, o.Input, o.Output, validate, o.Run)
+	f := cmd.Flags()
+	f.StringArrayVar(&o.PodFiles, "pod-file", o.PodFiles, "Simulate the pods in these manifests (repeatable)")
+	f.BoolVar(&o.Pending, "pending", o.Pending, "Simulate the input's pending (unassigned) pods of the namespace (see -n, -A, -l)")
+	f.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "With --pending, the pending pods of all namespaces")
+	f.StringVarP(&o.Selector, "selector", "l", o.Selector, "With --pending, only pods matching this label selector")
+	f.StringVar(&o.Node, "node", o.Node, "Assume every pod on this node, without a fit check (default: NodeTree.Next placement by resources)")
+	f.StringVar(&o.Bind, "bind", o.Bind, "Binding outcome: confirm (Add event), fail (ForgetPod) or lost (no Add event)")
+	f.StringArrayVar(&o.BindFor, "bind-for", o.BindFor, "Binding outcome of one pod, NAMESPACE/NAME=confirm|fail|lost (repeatable)")
+	f.StringVar(&o.TTL, "ttl", o.TTL, "Assumed-pod TTL, e.g. 30s; 0 never expires (default: that of --kube-version or the server)")
+	f.StringVar(&o.KubeVersion, "kube-version", o.KubeVersion, "kube-scheduler version whose default TTL applies, e.g. v1.19 (default: the live server's, else the latest)")
+	f.DurationVar(&o.BindLatency, "bind-latency", o.BindLatency, "Time from AssumePod to FinishBinding")
+	f.DurationVar(&o.CleanupPeriod, "cleanup-period", o.CleanupPeriod, "Period of the cache's cleanup loop, as upstream's cleanAssumedPeriod")
+	f.DurationVar(&o.Until, "until", o.Until, "Length of the timeline (default: 1m, or longer so that a lost binding's expiry shows)")
+	f.StringVar(&o.Script, "script", o.Script, "Run the operations of this YAML script instead of the timeline (format above)")
+	_ = cmd.RegisterFlagCompletionFunc("node", completeNodeNames(o.Input))
+	_ = cmd.RegisterFlagCompletionFunc("bind", cobra.FixedCompletions(outcomeNames(), cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// noteTimelineFlags records which timeline-only duration flags were given:
+// their defaults are not zero, so only the flag set can tell.
+func (o *SimulateOptions) noteTimelineFlags(flags *pflag.FlagSet) {
+	o.timelineFlags = nil
+	for _, name := range []string{"bind-latency", "cleanup-period", "until"} {
+		if flags.Changed(name) {
+			o.timelineFlags = append(o.timelineFlags, "--"+name)
+		}
+	}
+}
+
+func outcomeNames() []string {
+	names := make([]string, len(simulate.Outcomes))
+	for i, out := range simulate.Outcomes {
+		names[i] = string(out)
+	}
+	return names
+}
+
+// Validate checks flag values and combinations.
+func (o *SimulateOptions) Validate() error {
+	if err := validateIO(o.Input, o.Output); err != nil {
+		return err
+	}
+	checks := []func() error{o.validateSources, o.validateScript, o.validateBind, o.validateTTL, o.validateDurations}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	sel, err := labels.Parse(o.Selector)
+	if err != nil {
+		return fmt.Errorf("invalid --selector %q: %w", o.Selector, err)
+	}
+	o.selector = sel
+	return nil
+}
+
+func (o *SimulateOptions) validateSources() error {
+	switch {
+	case o.Script == "" && len(o.PodFiles) == 0 && !o.Pending:
+		return errors.New("nothing to simulate: give --pending, --pod-file or --script")
+	case !o.Pending && o.AllNamespaces:
+		return errors.New("-A/--all-namespaces needs --pending")
+	case !o.Pending && o.Selector != "":
+		return errors.New("-l/--selector needs --pending")
+	}
+	return nil
+}
+
+// validateScript refuses timeline flags with --script: a script names its
+// own nodes, outcomes and times.
+func (o *SimulateOptions) validateScript() error {
+	if o.Script == "" {
+		return nil
+	}
+	given := append([]string(nil), o.timelineFlags...)
+	if o.Node != "" {
+		given = append(given, "--node")
+	}
+	if len(o.BindFor) > 0 {
+		given = append(given, "--bind-for")
+	}
+	if len(given) > 0 {
+		return fmt.Errorf("%s cannot be used with --script: the script's steps give nodes, outcomes and times", strings.Join(given, ", "))
+	}
+	return nil
+}
+
+func (o *SimulateOptions) validateBind() error {
+	var err error
+	if o.bind, err = simulate.ParseOutcome(o.Bind); err != nil {
+		return fmt.Errorf("invalid --bind: %w", err)
+	}
+	o.bindFor = map[string]simulate.Outcome{}
+	for _, s := range o.BindFor {
+		pod, outcome, ok := strings.Cut(s, "=")
+		ns, name, hasNS := strings.Cut(pod, "/")
+		if !ok || !hasNS || ns == "" || name == "" {
+			return fmt.Errorf("invalid --bind-for %q: want NAMESPACE/NAME=confirm|fail|lost", s)
+		}
+		if o.bindFor[pod], err = simulate.ParseOutcome(outcome); err != nil {
+			return fmt.Errorf("invalid --bind-for %q: %w", s, err)
+		}
+	}
+	return nil
+}
+
+func (o *SimulateOptions) validateTTL() error {
+	o.ttl = nil
+	if o.TTL != "" {
+		ttl, err := time.ParseDuration(o.TTL)
+		if err != nil || ttl < 0 {
+			return fmt.Errorf("invalid --ttl %q: want a duration that is not negative, such as 30s or 0", o.TTL)
+		}
+		o.ttl = &ttl
+	}
+	if o.KubeVersion != "" {
+		if _, _, err := cache.DefaultTTL(o.KubeVersion); err != nil {
+			return fmt.Errorf("invalid --kube-version: %w", err)
+		}
+	}
+	return nil
+}
+
+func (o *SimulateOptions) validateDurations() error {
+	switch {
+	case o.BindLatency < 0:
+		return fmt.Errorf("--bind-latency must not be negative, got %s", o.BindLatency)
+	case o.CleanupPeriod <= 0:
+		return fmt.Errorf("--cleanup-period must be positive, got %s", o.CleanupPeriod)
+	case o.Until < 0:
+		return fmt.Errorf("--until must not be negative, got %s", o.Until)
+	}
+	// The TTL changes the automatic --until, hence the tick count; a live
+	// server's TTL is checked again once known (Run).
+	ttl := time.Duration(0)
+	if o.ttl != nil {
+		ttl = *o.ttl
+	} else if o.KubeVersion != "" {
+		ttl, _, _ = cache.DefaultTTL(o.KubeVersion)
+	}
+	return o.checkTicks(ttl)
+}
+
+// checkTicks refuses timelines with too many cleanup ticks.
+func (o *SimulateOptions) checkTicks(ttl time.Duration) error {
+	if err := o.simOptions(ttl).Validate(); err != nil {
+		return fmt.Errorf("--until/--cleanup-period: %w", err)
+	}
+	return nil
+}
+
+func (o *SimulateOptions) simOptions(ttl time.Duration) simulate.Options {
+	return simulate.Options{
+		TTL: ttl, Bind: o.bind, BindFor: o.bindFor, Node: o.Node,
+		BindLatency: o.BindLatency, CleanupPeriod: o.CleanupPeriod, Until: o.Until,
+	}
+}
+
+// Run loads the cluster, runs the simulation and prints it. Mistakes in
+// the script or in the pods to simulate exit 2; loading failures exit 1.
+func (o *SimulateOptions) Run(cmd *cobra.Command) error {
+	steps, err := o.readScript()
+	if err != nil {
+		return err
+	}
+	cluster, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	if err != nil {
+		return err
+	}
+	ttl, err := o.resolveTTL()
+	if err != nil {
+		return err
+	}
+	if err := o.checkTicks(ttl.TTL); err != nil {
+		return usageError(err)
+	}
+	sim, err := simulate.New(cluster, o.simOptions(ttl.TTL))
+	if err != nil {
+		return err
+	}
+	pods, err := o.podsToSimulate(sim.Model())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(o.ErrOut, ttl.Note())
+	var res *simulate.Result
+	if steps != nil {
+		res, err = sim.RunScript(steps, pods)
+	} else {
+		res, err = sim.Run(pods)
+	}
+	if err != nil {
+		return usageError(err)
+	}
+	out := res.Simulation(ttl)
+	return o.Output.Print(o.Out, out, func(t printers.TableOptions) error { return printers.PrintSimulation(o.Out, out, t) })
+}
+
+// readScript reads and parses --script; a mistake in it exits 2.
+func (o *SimulateOptions) readScript() ([]simulate.Step, error) {
+	if o.Script == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(o.Script)
+	if err != nil {
+		return nil, fmt.Errorf("reading --script: %w", err)
+	}
+	steps, err := simulate.ParseScript(data)
+	if err != nil {
+		return nil, usageError(fmt.Errorf("%s: %w", o.Script, err))
+	}
+	return steps, nil
+}
+
+// resolveTTL picks the TTL from --ttl, --kube-version, the live server's
+// version (kube-scheduler is normally the API server's version), or the
+// latest kube-scheduler.
+func (o *SimulateOptions) resolveTTL() (simulate.TTLChoice, error) {
+	if o.ttl != nil || o.KubeVersion != "" {
+		return simulate.ResolveTTL(o.ttl, o.KubeVersion, "")
+	}
+	if len(o.Input.Filenames) > 0 {
+		return simulate.ResolveTTL(nil, "", "no --kube-version")
+	}
+	v, err := o.serverVersion()
+	if err != nil {
+		return simulate.ResolveTTL(nil, "", "server version unknown: "+err.Error())
+	}
+	if choice, err := simulate.ResolveTTL(nil, v, "from the server version"); err == nil {
+		return choice, nil
+	}
+	return simulate.ResolveTTL(nil, "", fmt.Sprintf("server version %q not understood", v))
+}
+
+// serverVersion asks the live API server for its git version.
+func (o *SimulateOptions) serverVersion() (string, error) {
+	var d discovery.ServerVersionInterface
+	if o.Input.clientForTest != nil {
+		d = o.Input.clientForTest.Discovery()
+	} else {
+		dc, err := o.Input.ConfigFlags.ToDiscoveryClient()
+		if err != nil {
+			return "", err
+		}
+		d = dc
+	}
+	info, err := d.ServerVersion()
+	if err != nil {
+		return "", err
+	}
+	return info.GitVersion, nil
+}
+
+// podsToSimulate returns the --pod-file pods, then the selected pending
+// pods. Without a script there must be at least one; naming an unknown
+// --node is a usage error.
+func (o *SimulateOptions) podsToSimulate(m *model.Model) ([]*v1.Pod, error) {
+	if o.Node != "" && !hasNode(m, o.Node) {
+		return nil, usageError(fmt.Errorf("--node %s: no such node in the input", o.Node))
+	}
+	var pods []*v1.Pod
+	if len(o.PodFiles) > 0 {
+		c, err := load.ReadFiles(load.FileOptions{Filenames: o.PodFiles, Stdin: o.In}, o.ErrOut)
+		if err != nil {
+			return nil, err
+		}
+		if len(c.Pods) == 0 {
+			return nil, fmt.Errorf("--pod-file: no pods in %s", strings.Join(o.PodFiles, ", "))
+		}
+		pods = c.Pods
+	}
+	pending, where := o.pendingPods(m)
+	pods = append(pods, pending...)
+	if len(pods) == 0 && o.Script == "" {
+		return nil, fmt.Errorf("no pods to simulate: no pending pods %s", where)
+	}
+	return pods, nil
+}
+
+// pendingPods selects the model's pending pods by namespace and labels,
+// and says where it looked, for the error when there are none.
+func (o *SimulateOptions) pendingPods(m *model.Model) ([]*v1.Pod, string) {
+	if !o.Pending {
+		return nil, ""
+	}
+	ns, where := "", "in any namespace"
+	if !o.AllNamespaces {
+		ns = o.namespace()
+		where = fmt.Sprintf("in namespace %q (-A: all namespaces)", ns)
+	}
+	if o.Selector != "" {
+		where += fmt.Sprintf(" matching %q", o.Selector)
+	}
+	var out []*v1.Pod
+	for _, p := range m.Pending {
+		if (ns == "" || p.Namespace == ns) && o.selector.Matches(labels.Set(p.Labels)) {
+			out = append(out, p)
+		}
+	}
+	return out, where
+}
+
+// namespace is -n, else the kubeconfig context's namespace, else "default".
+func (o *SimulateOptions) namespace() string {
+	if ns := o.Input.ConfigFlags.Namespace; ns != nil && *ns != "" {
+		return *ns
+	}
+	if ns, _, err := o.Input.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
+		return ns
+	}
+	return v1.NamespaceDefault
+}
+
+func hasNode(m *model.Model, name string) bool {
+	for _, n := range m.Nodes {
+		if n.Name == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,271 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+	apiversion "k8s.io/apimachinery/pkg/version"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	fakediscovery "k8s.io/client-go/discovery/fake"
+)
+
+const (
+	simCluster = "testdata/simulate/cluster.yaml"
+	simScript  = "testdata/simulate/all-ops.yaml"
+)
+
+// noKubeconfig points the kubeconfig at an empty file, so that the
+// namespace rule and the note never depend on the machine running tests.
+func noKubeconfig(t *testing.T) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KUBECONFIG", path)
+}
+
+// TestSimulateGolden: the timeline for every binding outcome with a 30s TTL
+// and with TTL 0 over the fixture cluster (placement by Next with one pod
+// fitting nowhere), JSON, wide, --node, the all-operations script, and the
+// shipped example scenario. Each run's stderr note is checked too.
+func TestSimulateGolden(t *testing.T) {
+	noKubeconfig(t)
+	pending := []string{"simulate", "-f", simCluster, "--pending", "-A"}
+	const note30, note0 = "note: TTL 30s (--ttl); assumed pods whose binding finished expire 30s later\n",
+		"note: TTL 0 (--ttl): assumed pods never expire\n"
+	tests := []struct {
+		golden string
+		args   []string
+		note   string
+	}{
+		{"simulate-confirm-ttl30s.txt", append(pending, "--bind", "confirm", "--ttl", "30s"), note30},
+		{"simulate-confirm-ttl0.txt", append(pending, "--bind", "confirm", "--ttl", "0"), note0},
+		{"simulate-fail-ttl30s.txt", append(pending, "--bind", "fail", "--ttl", "30s"), note30},
+		{"simulate-fail-ttl0.txt", append(pending, "--bind", "fail", "--ttl", "0"), note0},
+		{"simulate-lost-ttl30s.txt", append(pending, "--bind", "lost", "--ttl", "30s"), note30},
+		{"simulate-lost-ttl0.txt", append(pending, "--bind", "lost", "--ttl", "0"), note0},
+		{"simulate-lost-ttl30s.json", append(pending, "--bind", "lost", "--ttl", "30s", "-o", "json"), note30},
+		{"simulate-bind-for-wide.txt", append(pending, "--bind-for", "apps/web-1=lost", "--bind-for", "other/tool=fail",
+			"--kube-version", "v1.22.5", "--bind-latency", "2s", "-o", "wide"),
+			"note: TTL 2m0s (kube-scheduler v1.22.5 default); assumed pods whose binding finished expire 2m0s later\n"},
+		{"simulate-node.txt", []string{"simulate", "-f", simCluster, "--pending", "-n", "apps", "-l", "app=batch", "--node", "a-1"},
+			"note: TTL 0 (latest kube-scheduler default, no --kube-version: assumed pods never expire; v1.36 removed expiry)\n"},
+		{"simulate-script.txt", []string{"simulate", "-f", simCluster, "--script", simScript, "--ttl", "30s"}, note30},
+		{"simulate-example-pending.txt", []string{"simulate", "-f", example, "--pending", "-A"},
+			"note: TTL 0 (latest kube-scheduler default, no --kube-version: assumed pods never expire; v1.36 removed expiry)\n"},
+		{"simulate-example-scenario.txt", []string{"simulate", "-f", example, "--script", "../../examples/scenario.yaml", "--ttl", "30s"}, note30},
+	}
+	for _, tc := range tests {
+		t.Run(tc.golden, func(t *testing.T) {
+			r := run(t, "", tc.args...)
+			if r.code != 0 {
+				t.Fatalf("exit code %d; stderr:\n%s", r.code, r.stderr)
+			}
+			if !strings.HasSuffix(r.stderr, tc.note) || strings.Count(r.stderr, "note: TTL") != 1 {
+				t.Errorf("stderr %q, want it to end with the one TTL note %q", r.stderr, tc.note)
+			}
+			checkGolden(t, tc.golden, r.stdout)
+		})
+	}
+}
+
+// TestSimulateDeterministic: the same input twice gives the same bytes, in
+// every output format.
+func TestSimulateDeterministic(t *testing.T) {
+	noKubeconfig(t)
+	for _, format := range []string{"table", "wide", "json", "yaml"} {
+		args := []string{"simulate", "-f", example, "--pending", "-A", "--bind", "lost", "--ttl", "30s", "-o", format}
+		first, second := run(t, "", args...), run(t, "", args...)
+		if first.code != 0 || first.stdout != second.stdout || first.stderr != second.stderr {
+			t.Errorf("-o %s: runs differ (exit %d):\n%s\n---\n%s", format, first.code, first.stdout, second.stdout)
+		}
+		script := []string{"simulate", "-f", simCluster, "--script", simScript, "--ttl", "30s", "-o", format}
+		if a, b := run(t, "", script...), run(t, "", script...); a.code != 0 || a.stdout != b.stdout {
+			t.Errorf("script -o %s: runs differ (exit %d)", format, a.code)
+		}
+	}
+}
+
+// TestSimulateValidate table-tests Validate: each case mutates fresh options.
+func TestSimulateValidate(t *testing.T) {
+	streams := genericiooptions.NewTestIOStreamsDiscard()
+	tests := []struct {
+		name    string
+		set     func(o *SimulateOptions)
+		wantErr string
+	}{
+		{"pending", func(o *SimulateOptions) {}, ""},
+		{"nothing to simulate", func(o *SimulateOptions) { o.Pending = false }, "nothing to simulate: give --pending, --pod-file or --script"},
+		{"pod file only", func(o *SimulateOptions) { o.Pending, o.PodFiles = false, []string{"p.yaml"} }, ""},
+		{"script only", func(o *SimulateOptions) { o.Pending, o.Script = false, "s.yaml" }, ""},
+		{"script with pending and bind", func(o *SimulateOptions) { o.Script, o.Bind = "s.yaml", "lost" }, ""},
+		{"-A without --pending", func(o *SimulateOptions) { o.Pending, o.Script, o.AllNamespaces = false, "s.yaml", true }, "-A/--all-namespaces needs --pending"},
+		{"-l without --pending", func(o *SimulateOptions) { o.Pending, o.Script, o.Selector = false, "s.yaml", "a=b" }, "-l/--selector needs --pending"},
+		{"bad selector", func(o *SimulateOptions) { o.Selector = "a in (b" }, `invalid --selector "a in (b"`},
+		{"bad --bind", func(o *SimulateOptions) { o.Bind = "maybe" }, `invalid --bind: unknown binding outcome "maybe" (want confirm, fail, lost)`},
+		{"--bind-for", func(o *SimulateOptions) { o.BindFor = []string{"a/b=lost", "a/c=fail"} }, ""},
+		{"--bind-for without outcome", func(o *SimulateOptions) { o.BindFor = []string{"a/b"} }, `invalid --bind-for "a/b": want NAMESPACE/NAME=confirm|fail|lost`},
+		{"--bind-for without namespace", func(o *SimulateOptions) { o.BindFor = []string{"b=lost"} }, `invalid --bind-for "b=lost": want NAMESPACE/NAME`},
+		{"--bind-for bad outcome", func(o *SimulateOptions) { o.BindFor = []string{"a/b=late"} }, `invalid --bind-for "a/b=late": unknown binding outcome "late"`},
+		{"--ttl", func(o *SimulateOptions) { o.TTL = "2m" }, ""},
+		{"--ttl 0", func(o *SimulateOptions) { o.TTL = "0" }, ""},
+		{"bad --ttl", func(o *SimulateOptions) { o.TTL = "soon" }, `invalid --ttl "soon"`},
+		{"negative --ttl", func(o *SimulateOptions) { o.TTL = "-1s" }, `invalid --ttl "-1s": want a duration that is not negative`},
+		{"bad --kube-version", func(o *SimulateOptions) { o.KubeVersion = "latest" }, `invalid --kube-version: invalid Kubernetes version "latest"`},
+		{"--kube-version 2.0", func(o *SimulateOptions) { o.KubeVersion = "v2.0" }, "unsupported Kubernetes major version"},
+		{"negative --bind-latency", func(o *SimulateOptions) { o.BindLatency = -time.Second }, "--bind-latency must not be negative, got -1s"},
+		{"zero --cleanup-period", func(o *SimulateOptions) { o.CleanupPeriod = 0 }, "--cleanup-period must be positive, got 0s"},
+		{"negative --cleanup-period", func(o *SimulateOptions) { o.CleanupPeriod = -time.Second }, "--cleanup-period must be positive"},
+		{"negative --until", func(o *SimulateOptions) { o.Until = -time.Minute }, "--until must not be negative, got -1m0s"},
+		{"too many ticks", func(o *SimulateOptions) { o.Until, o.CleanupPeriod = 24*time.Hour, time.Millisecond }, "--until/--cleanup-period: a timeline of 24h0m0s with a cleanup every 1ms has 86400000 cleanup ticks"},
+		{"too many ticks from a long --ttl", func(o *SimulateOptions) { o.TTL, o.CleanupPeriod = "100h", time.Millisecond }, "cleanup ticks, more than 1000000"},
+		{"too many ticks from --kube-version", func(o *SimulateOptions) { o.KubeVersion, o.CleanupPeriod = "v1.23", 100*time.Microsecond }, "cleanup ticks, more than 1000000"},
+		{"--script with --node", func(o *SimulateOptions) { o.Script, o.Node = "s.yaml", "n1" }, "--node cannot be used with --script"},
+		{"--script with --bind-for", func(o *SimulateOptions) { o.Script, o.BindFor = "s.yaml", []string{"a/b=lost"} }, "--bind-for cannot be used with --script"},
+		{"--script with timeline flags", func(o *SimulateOptions) {
+			o.Script, o.timelineFlags = "s.yaml", []string{"--bind-latency", "--until"}
+		}, "--bind-latency, --until cannot be used with --script: the script's steps give nodes, outcomes and times"},
+		{"bad output", func(o *SimulateOptions) { *o.Output.PrintFlags.OutputFormat = "bogus" }, `unknown output format "bogus"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := NewSimulateOptions(streams)
+			o.Pending = true
+			tc.set(o)
+			err := o.Validate()
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Errorf("unexpected error: %v", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Errorf("error %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+// TestSimulateExitCodes: flag and script mistakes exit 2 naming the flag or
+// the step; loading problems exit 1.
+func TestSimulateExitCodes(t *testing.T) {
+	noKubeconfig(t)
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	base := []string{"simulate", "-f", simCluster}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"no source", base, 2, "nothing to simulate"},
+		{"timeline flag with script", append(base, "--script", simScript, "--until", "5m"), 2, "--until cannot be used with --script"},
+		{"unknown --node", append(base, "--pending", "-A", "--node", "z-9"), 2, "--node z-9: no such node in the input"},
+		{"--bind-for unknown pod", append(base, "--pending", "-A", "--bind-for", "apps/nope=lost"), 2, "a binding outcome is given for pod apps/nope, which is not among the pods to simulate"},
+		{"pod file and pending overlap", append(base, "--pending", "-A", "--pod-file", simCluster), 2, "pod apps/batch-1 is given twice"},
+		{"no pending in the namespace", append(base, "--pending", "-n", "empty"), 1, `no pods to simulate: no pending pods in namespace "empty" (-A: all namespaces)`},
+		{"no pending matching", append(base, "--pending", "-A", "-l", "app=nope"), 1, `no pending pods in any namespace matching "app=nope"`},
+		{"missing script", append(base, "--script", filepath.Join(dir, "nope.yaml")), 1, "reading --script"},
+		{"unknown op", append(base, "--script", script("op.yaml", "- op: cleanup\n- op: asume\n")), 2, `script step 2: unknown op "asume"`},
+		{"unknown pod", append(base, "--script", script("pod.yaml", "- {op: assume, pod: apps/nope}\n")), 2, "script step 1 (assume): unknown pod apps/nope"},
+		{"bad duration", append(base, "--script", script("dur.yaml", "- {op: advance, duration: 5 minutes}\n")), 2, `script step 1 (advance): invalid duration "5 minutes"`},
+		{"missing field", append(base, "--script", script("field.yaml", "- {op: advance}\n")), 2, "script step 1 (advance): missing field duration"},
+		{"unknown node", append(base, "--script", script("node.yaml", "- {op: cleanup}\n- {op: cleanup}\n- {op: removeNode, node: z-9}\n")), 2, "script step 3 (removeNode): unknown node z-9"},
+		{"script names the file", append(base, "--script", script("named.yaml", "[]")), 2, "named.yaml: script: no steps"},
+		{"pod file", append(base, "--pod-file", "testdata/pods/small.yaml"), 0, "note: TTL 0"},
+		{"pod file with nodes only", []string{"simulate", "-f", simCluster, "--pod-file", script("nodes.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: x}\n")}, 1, "--pod-file: no pods in"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(t, "", tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.stderr) {
+				t.Errorf("exit %d, stderr %q; want exit %d and stderr containing %q", r.code, r.stderr, tc.code, tc.stderr)
+			}
+		})
+	}
+}
+
+// TestSimulateNamespace: --pending takes -n, else the kubeconfig context's
+// namespace, else "default"; -A takes all.
+func TestSimulateNamespace(t *testing.T) {
+	pods := func(r result) string {
+		var names []string
+		for _, line := range strings.Split(r.stdout, "\n") {
+			if f := strings.Fields(line); len(f) > 3 && f[1] == "assume" {
+				names = append(names, f[2])
+			}
+		}
+		return strings.Join(names, " ")
+	}
+	path := filepath.Join(t.TempDir(), "config")
+	kubeconfig := `apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
+users: [{name: u, user: {}}]
+contexts: [{name: ctx, context: {cluster: c, user: u, namespace: other}}]
+current-context: ctx
+`
+	if err := os.WriteFile(path, []byte(kubeconfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KUBECONFIG", path)
+	base := []string{"simulate", "-f", simCluster, "--pending", "--node", "a-2"}
+	if got := pods(run(t, "", base...)); got != "other/tool" {
+		t.Errorf("context namespace: %q, want other/tool", got)
+	}
+	if got := pods(run(t, "", append(base, "-n", "apps", "-l", "app=web")...)); got != "apps/web-1 apps/web-2" {
+		t.Errorf("-n apps -l app=web: %q", got)
+	}
+	if got := pods(run(t, "", append(base, "-n", "apps", "-A")...)); got != "apps/batch-1 apps/huge apps/web-1 apps/web-2 other/tool" {
+		t.Errorf("-A wins over -n: %q", got)
+	}
+	noKubeconfig(t)
+	if r := run(t, "", base...); r.code != 1 || !strings.Contains(r.stderr, `no pending pods in namespace "default"`) {
+		t.Errorf("without a context namespace: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+// TestSimulateLiveTTL: reading a live cluster, the TTL default is that of
+// the API server's version; --kube-version and --ttl take precedence.
+func TestSimulateLiveTTL(t *testing.T) {
+	cs := fakeClusterFrom(t, simCluster)
+	cs.Discovery().(*fakediscovery.FakeDiscovery).FakedServerVersion = &apiversion.Info{GitVersion: "v1.19.16"}
+	tests := []struct {
+		name, ttl, kubeVersion, note string
+	}{
+		{"server", "", "", "note: TTL 30s (kube-scheduler v1.19.16 default, from the server version); assumed pods whose binding finished expire 30s later"},
+		{"--kube-version", "", "v1.30", "note: TTL 0 (kube-scheduler v1.30 default, as in 1.25–1.35): assumed pods never expire"},
+		{"--ttl", "5s", "v1.23", "note: TTL 5s (--ttl); assumed pods whose binding finished expire 5s later"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			o := NewSimulateOptions(genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &out, ErrOut: &errOut})
+			o.Input.clientForTest = cs
+			o.Pending, o.AllNamespaces, o.Bind, o.TTL, o.KubeVersion = true, true, "lost", tc.ttl, tc.kubeVersion
+			mustValidate(t, o.Validate())
+			cmd := &cobra.Command{}
+			cmd.SetContext(context.Background())
+			if err := o.Run(cmd); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSpace(errOut.String()); got != tc.note {
+				t.Errorf("note %q, want %q", got, tc.note)
+			}
+			if tc.name == "server" && !strings.Contains(out.String(), "+31s     expire") {
+				t.Errorf("no expiry at +31s with the v1.19 TTL:\n%s", out.String())
+			}
+		})
+	}
+}

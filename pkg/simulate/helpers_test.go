@@ -1,0 +1,85 @@
+package simulate
+
+import (
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/load"
+)
+
+// node returns a node in zone (region "r"; "" for no zone labels) with the
+// given allocatable cpu, memory and pods.
+func node(name, zone, cpu, mem, pods string) *v1.Node {
+	n := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{}}}
+	if zone != "" {
+		n.Labels[v1.LabelTopologyRegion] = "r"
+		n.Labels[v1.LabelTopologyZone] = zone
+	}
+	n.Status.Allocatable = v1.ResourceList{
+		v1.ResourceCPU: resource.MustParse(cpu), v1.ResourceMemory: resource.MustParse(mem), v1.ResourcePods: resource.MustParse(pods),
+	}
+	return n
+}
+
+// pod returns a one-container pod "ns/name" requesting cpu and memory,
+// bound to nodeName ("" for pending), with a UID derived from its name.
+func pod(ns, name, nodeName, cpu, mem string) *v1.Pod {
+	return &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID("uid-" + ns + "-" + name)},
+		Spec: v1.PodSpec{
+			NodeName: nodeName,
+			Containers: []v1.Container{{Name: "c", Resources: v1.ResourceRequirements{Requests: v1.ResourceList{
+				v1.ResourceCPU: resource.MustParse(cpu), v1.ResourceMemory: resource.MustParse(mem),
+			}}}},
+		},
+	}
+}
+
+func cluster(nodes []*v1.Node, pods ...*v1.Pod) *load.Cluster {
+	return &load.Cluster{Nodes: nodes, Pods: pods, Source: "test"}
+}
+
+func newSim(t *testing.T, c *load.Cluster, opts Options) *Simulator {
+	t.Helper()
+	s, err := New(c, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// summary renders events as "at kind pod node from→to cpu error" lines,
+// compact enough to compare whole timelines in tests.
+func summary(events []Event) string {
+	var b strings.Builder
+	for _, e := range events {
+		pod, state, cpu := "-", "-", "-"
+		if e.Pod != nil {
+			pod = e.Pod.Name
+		}
+		if e.From != "" {
+			state = string(e.From) + "→" + string(e.To)
+		}
+		if e.Usage != nil {
+			cpu = resource.NewMilliQuantity(e.Usage.MilliCPU, resource.DecimalSI).String()
+		}
+		line := strings.Join([]string{"+" + e.At.String(), e.Kind, pod, orDash(e.Node), state, cpu}, " ")
+		if e.Err != nil {
+			line += " ERR " + e.Err.Error()
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,269 @@
+package simulate
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+)
+
+// TestRunOutcomes covers every binding outcome with a 30s TTL and with TTL
+// 0 on one node: the timeline, the pod's final state and the node's
+// requests at the end.
+func TestRunOutcomes(t *testing.T) {
+	tests := []struct {
+		bind      Outcome
+		ttl       time.Duration
+		want      string
+		state     cache.PodState
+		detail    string
+		cpuAfter  int64
+		podsAfter int64
+	}{
+		{Confirm, 30 * time.Second, `+0s assume p n1 Initial→Assumed 1500m
++100ms finishBinding p n1 - 1500m
++100ms add p n1 Assumed→Added 1500m
+`, cache.StateAdded, "Add event at +100ms", 1500, 2},
+		{Confirm, 0, `+0s assume p n1 Initial→Assumed 1500m
++100ms finishBinding p n1 - 1500m
++100ms add p n1 Assumed→Added 1500m
+`, cache.StateAdded, "Add event at +100ms", 1500, 2},
+		{Fail, 30 * time.Second, `+0s assume p n1 Initial→Assumed 1500m
++100ms finishBinding p n1 - 1500m
++100ms forget p n1 Assumed→Initial 1
+`, cache.StateInitial, "forgotten at +100ms", 1000, 1},
+		{Fail, 0, `+0s assume p n1 Initial→Assumed 1500m
++100ms finishBinding p n1 - 1500m
++100ms forget p n1 Assumed→Initial 1
+`, cache.StateInitial, "forgotten at +100ms", 1000, 1},
+		// The deadline is +30.1s; the cleanup at +30s is not after it, the
+		// one at +31s is.
+		{Lost, 30 * time.Second, `+0s assume p n1 Initial→Assumed 1500m
++100ms finishBinding p n1 - 1500m
++31s expire p n1 Assumed→Expired 1
+`, cache.StateExpired, "expired at +31s: requests freed", 1000, 1},
+		// TTL 0: the pod holds its 500m for ever.
+		{Lost, 0, `+0s assume p n1 Initial→Assumed 1500m
++100ms finishBinding p n1 - 1500m
+`, cache.StateAssumed, "binding finished at +100ms, no Add event: never expires (TTL 0), holds its requests on n1", 1500, 2},
+	}
+	for _, tc := range tests {
+		t.Run(string(tc.bind)+"/"+tc.ttl.String(), func(t *testing.T) {
+			c := cluster([]*v1.Node{node("n1", "", "2", "4Gi", "10")}, pod("ns", "bound", "n1", "1", "1Gi"), pod("ns", "p", "", "500m", "1Gi"))
+			s := newSim(t, c, Options{TTL: tc.ttl, Bind: tc.bind, BindLatency: DefaultBindLatency})
+			res, err := s.Run(s.Model().Pending)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, summary(res.Events)); diff != "" {
+				t.Errorf("timeline (-want,+got):\n%s", diff)
+			}
+			if got := res.Pods[0]; got.State != tc.state || got.Detail != tc.detail {
+				t.Errorf("final state %s %q, want %s %q", got.State, got.Detail, tc.state, tc.detail)
+			}
+			n := res.Nodes[0]
+			if n.Before.MilliCPU != 1000 || n.After.MilliCPU != tc.cpuAfter || n.After.Pods != tc.podsAfter {
+				t.Errorf("node %s: cpu %d → %d, pods %d; want 1000 → %d, pods %d", n.Name, n.Before.MilliCPU, n.After.MilliCPU, n.After.Pods, tc.cpuAfter, tc.podsAfter)
+			}
+			if res.End != time.Minute {
+				t.Errorf("end %s, want the automatic 1m", res.End)
+			}
+		})
+	}
+}
+
+// TestExpiryTiming: a pod expires at the first cleanup strictly after
+// FinishBinding + TTL, and not before its binding finished.
+func TestExpiryTiming(t *testing.T) {
+	tests := []struct {
+		name                 string
+		latency, ttl, period time.Duration
+		want                 time.Duration
+	}{
+		{"deadline on a tick expires one tick later", 0, 2 * time.Second, time.Second, 3 * time.Second},
+		{"deadline between ticks", 1500 * time.Millisecond, time.Second, time.Second, 3 * time.Second},
+		{"slow period", 100 * time.Millisecond, 30 * time.Second, 7 * time.Second, 35 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cluster([]*v1.Node{node("n1", "", "2", "4Gi", "10")}, pod("ns", "p", "", "500m", "1Gi"))
+			s := newSim(t, c, Options{TTL: tc.ttl, Bind: Lost, BindLatency: tc.latency, CleanupPeriod: tc.period})
+			res, err := s.Run(s.Model().Pending)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := res.Events[len(res.Events)-1]
+			if last.Kind != EventExpire || last.At != tc.want {
+				t.Errorf("last event %s at %s, want expire at %s\n%s", last.Kind, last.At, tc.want, summary(res.Events))
+			}
+		})
+	}
+}
+
+// TestUntilBeforeBinding: events after --until never happen.
+func TestUntilBeforeBinding(t *testing.T) {
+	c := cluster([]*v1.Node{node("n1", "", "2", "4Gi", "10")}, pod("ns", "p", "", "500m", "1Gi"))
+	s := newSim(t, c, Options{TTL: time.Second, BindLatency: time.Second, Until: 500 * time.Millisecond})
+	res, err := s.Run(s.Model().Pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "+0s assume p n1 Initial→Assumed 500m\n"; summary(res.Events) != want {
+		t.Errorf("timeline:\n%s\nwant:\n%s", summary(res.Events), want)
+	}
+	if p := res.Pods[0]; p.State != cache.StateAssumed || p.Detail != "binding not finished" {
+		t.Errorf("final %s %q", p.State, p.Detail)
+	}
+	if res.End != 500*time.Millisecond {
+		t.Errorf("end %s", res.End)
+	}
+}
+
+// TestPlacementNext: pods go to the first node NodeTree.Next offers where
+// they fit against the cache including earlier assumed pods; the cursor
+// carries on from pod to pod; a pod that fits nowhere is not assumed.
+func TestPlacementNext(t *testing.T) {
+	nodes := []*v1.Node{
+		node("a-1", "z-a", "2", "4Gi", "10"),
+		node("b-1", "z-b", "2", "4Gi", "2"),
+		node("a-2", "z-a", "4", "8Gi", "10"),
+	}
+	c := cluster(nodes,
+		pod("ns", "run-a1", "a-1", "1500m", "1Gi"),
+		pod("ns", "run-b1", "b-1", "500m", "512Mi"),
+		pod("ns", "big", "", "3", "1Gi"),      // a-1, b-1 too small → a-2
+		pod("ns", "huge", "", "16", "1Gi"),    // nowhere
+		pod("ns", "w1", "", "400m", "256Mi"),  // Next resets → a-1 (500m free)
+		pod("ns", "w2", "", "400m", "256Mi"),  // b-1 (its last pod slot)
+		pod("ns", "w3", "", "1500m", "256Mi"), // a-2 has 1000m left, a-1 100m, b-1 full → nowhere
+	)
+	s := newSim(t, c, Options{})
+	res, err := s.Run(s.Model().Pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `+0s assume big a-2 Initial→Assumed 3
++0s unschedulable huge - - -
++0s assume w1 a-1 Initial→Assumed 1900m
++0s assume w2 b-1 Initial→Assumed 900m
++0s unschedulable w3 - - -
+`
+	if got := summary(res.Events[:5]); got != want {
+		t.Errorf("placements:\n%s\nwant:\n%s", got, want)
+	}
+	if note := res.Events[0].Note; note != "skipped a-1 (Insufficient cpu), b-1 (Insufficient cpu)" {
+		t.Errorf("skip note %q", note)
+	}
+	if note := res.Events[4].Note; note != "0/3 nodes are available: 3 Insufficient cpu, 1 Too many pods" {
+		t.Errorf("unschedulable note %q", note)
+	}
+	w3 := res.Pods[4]
+	wantReasons := []NodeReasons{
+		{Node: "a-2", Reasons: []string{"Insufficient cpu"}},
+		{Node: "a-1", Reasons: []string{"Insufficient cpu"}},
+		{Node: "b-1", Reasons: []string{"Too many pods", "Insufficient cpu"}},
+	}
+	if w3.State != StateUnschedulable || !cmp.Equal(w3.Unschedulable, wantReasons) {
+		t.Errorf("w3: %s %v, want Unschedulable %v", w3.State, w3.Unschedulable, wantReasons)
+	}
+}
+
+// TestNodeOptionSkipsFitCheck: --node assumes even an over-committing pod.
+func TestNodeOptionSkipsFitCheck(t *testing.T) {
+	c := cluster([]*v1.Node{node("n1", "", "2", "4Gi", "10")}, pod("ns", "huge", "", "16", "1Gi"))
+	s := newSim(t, c, Options{Node: "n1"})
+	res, err := s.Run(s.Model().Pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := res.Events[0]; e.Kind != EventAssume || e.Node != "n1" || e.Usage.MilliCPU != 16000 || e.Note != "no fit check: Insufficient cpu" {
+		t.Errorf("first event %+v", e)
+	}
+}
+
+// TestCleanupUsagePerExpiry: one cleanup expiring two pods of one node
+// shows the node after each expiry, not only after both.
+func TestCleanupUsagePerExpiry(t *testing.T) {
+	c := cluster([]*v1.Node{node("n1", "", "4", "4Gi", "10")}, pod("ns", "p1", "", "1", "1Gi"), pod("ns", "p2", "", "2", "1Gi"))
+	s := newSim(t, c, Options{TTL: time.Second, Bind: Lost})
+	res, err := s.Run(s.Model().Pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `+0s assume p1 n1 Initial→Assumed 1
++0s assume p2 n1 Initial→Assumed 3
++0s finishBinding p1 n1 - 3
++0s finishBinding p2 n1 - 3
++2s expire p1 n1 Assumed→Expired 2
++2s expire p2 n1 Assumed→Expired 0
+`
+	if diff := cmp.Diff(want, summary(res.Events)); diff != "" {
+		t.Errorf("(-want,+got):\n%s", diff)
+	}
+}
+
+// TestBindFor overrides the outcome of one pod.
+func TestBindFor(t *testing.T) {
+	c := cluster([]*v1.Node{node("n1", "", "4", "4Gi", "10")}, pod("ns", "p1", "", "1", "1Gi"), pod("ns", "p2", "", "1", "1Gi"))
+	s := newSim(t, c, Options{Bind: Confirm, BindFor: map[string]Outcome{"ns/p2": Fail}})
+	res, err := s.Run(s.Model().Pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pods[0].State != cache.StateAdded || res.Pods[1].State != cache.StateInitial {
+		t.Errorf("states %s, %s; want Added, Initial", res.Pods[0].State, res.Pods[1].State)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	c := func() *Simulator {
+		return newSim(t, cluster([]*v1.Node{node("n1", "", "4", "4Gi", "10")}, pod("ns", "p", "", "1", "1Gi")), Options{BindFor: map[string]Outcome{"ns/zz": Lost, "ns/aa": Fail}})
+	}
+	if _, err := c().Run(nil); err == nil || !strings.Contains(err.Error(), "pod ns/aa, which is not among the pods to simulate") {
+		t.Errorf("unknown --bind-for pod: %v", err)
+	}
+	p := pod("ns", "p", "", "1", "1Gi")
+	if _, err := newSim(t, cluster(nil), Options{}).Run([]*v1.Pod{p, p}); err == nil || err.Error() != "pod ns/p is given twice" {
+		t.Errorf("duplicate pod: %v", err)
+	}
+	s := newSim(t, cluster(nil), Options{})
+	if _, err := s.Run(nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(nil); err != errRanTwice {
+		t.Errorf("second run: %v", err)
+	}
+}
+
+// TestDeterministic: the same input gives byte-identical output.
+func TestDeterministic(t *testing.T) {
+	render := func() string {
+		nodes := []*v1.Node{node("a-1", "z-a", "2", "4Gi", "10"), node("b-1", "z-b", "2", "4Gi", "2"), node("a-2", "z-a", "4", "8Gi", "10")}
+		var pods []*v1.Pod
+		for _, n := range []string{"p1", "p2", "p3", "p4", "p5", "p6"} {
+			pods = append(pods, pod("ns", n, "", "700m", "1Gi"))
+		}
+		s := newSim(t, cluster(nodes, pods...), Options{TTL: 5 * time.Second, Bind: Lost, BindFor: map[string]Outcome{"ns/p2": Fail, "ns/p3": Confirm}})
+		res, err := s.Run(s.Model().Pending)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ttl, _ := ResolveTTL(nil, "v1.19", "")
+		out, err := json.Marshal(res.Simulation(ttl))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	first := render()
+	for i := 0; i < 5; i++ {
+		if got := render(); got != first {
+			t.Fatalf("run %d differs:\n%s\n%s", i, first, got)
+		}
+	}
+}
