@@ -8,7 +8,7 @@
 #                        manifest and every archive against the krew-index rules
 #   make install-check   install the host's archive like krew does and run the
 #                        plugin and its completion through the real kubectl
-#   make verify          all of the above checks (verify-krew)
+#   make verify          all of the above checks (verify-krew, install-check)
 #
 # krew-manifest, verify-krew and install-check reuse an existing dist/ (they
 # run `make dist` only when dist/metadata.json is missing); run `make dist`
@@ -83,4 +83,4 @@ install-check: krew-manifest
 	bash hack/install-check.sh $(KREW_MANIFEST) $(DIST_DIR)
 
 # Prerequisite only, so other hack/make/*.mk files can add to `verify` too.
-verify: verify-krew
+verify: verify-krew install-check
