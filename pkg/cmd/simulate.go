@@ -279,7 +279,8 @@ func (o *SimulateOptions) simOptions(ttl time.Duration) simulate.Options {
 }
 
 // Run loads the cluster, runs the simulation and prints it. Mistakes in
-// the script or in the pods to simulate exit 2; loading failures exit 1.
+// the script, an unknown --node or --bind-for pod exit 2; loading failures,
+// and finding no pod to simulate, exit 1.
 func (o *SimulateOptions) Run(cmd *cobra.Command) error {
 	steps, err := o.readScript()
 	if err != nil {

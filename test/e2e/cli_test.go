@@ -533,6 +533,9 @@ spec:
 		}
 	})
 
+	// simulate: simulate_test.go.
+	checkSimulate(ctx, t, c, kc)
+
 	t.Run("version", func(t *testing.T) {
 		out := mustRun(t, "version")
 		for _, w := range []string{"version: ", "commit: ", "go: go1.", "client-go: v0.36."} {

@@ -64,6 +64,17 @@ func TestLiveEqualsFile(t *testing.T) {
 	exportWithKubectl(ctx, t, c.Kubeconfig(framework.UserAdmin), nodesFile, "nodes")
 	exportWithKubectl(ctx, t, c.Kubeconfig(framework.UserAdmin), filepath.Join(podsDir, "all", "pods.yaml"), "pods")
 	live := "--kubeconfig=" + c.Kubeconfig(framework.UserReader)
+	script := writeSimScript(t)
+	// simulate's TTL defaults differ by input, by design: from a live
+	// cluster it is the default of the server's kube-scheduler version
+	// (discovery: v1.36.3, settings.ttlSource "kube-scheduler v1.36.3
+	// default" and settings.kubeVersion "v1.36.3"), from files that of the
+	// latest kube-scheduler ("latest kube-scheduler default", no
+	// kubeVersion). The simulate cases therefore pin the TTL with
+	// --kube-version or --ttl in both runs, and then every byte but the
+	// source must match; simulate-default-ttl below checks that those two
+	// settings are the only difference without them.
+	pinVersion := "--kube-version=" + framework.KubernetesVersion
 
 	for _, tc := range []struct {
 		name string
@@ -88,6 +99,14 @@ func TestLiveEqualsFile(t *testing.T) {
 		{name: "dump-split-files", args: []string{"dump", "-o", "json"}, split: true},
 		{name: "dump-wide-table", args: []string{"dump", "-o", "wide"}, table: true},
 		{name: "requested-table", args: []string{"requested", "-o", "wide"}, table: true},
+		{name: "simulate-pending", args: []string{"simulate", "--pending", "-A", pinVersion, "-o", "json"}},
+		{name: "simulate-lost-ttl", args: []string{"simulate", "--pending", "-A", "--bind", "lost", "--ttl", "30s", "-o", "json"}},
+		{name: "simulate-fail-v1.19", args: []string{"simulate", "--pending", "-n", nsA, "--bind", "fail", "--bind-for", nsA + "/pending-1=lost", "--kube-version", "v1.19", "-o", "json"}},
+		{name: "simulate-script", args: []string{"simulate", "--script", script, "--ttl", "30s", "-o", "json"}},
+		{name: "simulate-script-stdin", args: []string{"simulate", "--script", script, pinVersion, "-o", "json"}, stdin: true},
+		{name: "simulate-split-files", args: []string{"simulate", "--pending", "-A", "--bind", "lost", "--ttl", "2m", "-o", "json"}, split: true},
+		{name: "simulate-table", args: []string{"simulate", "--pending", "-A", "--bind", "lost", "--ttl", "30s", "-o", "wide"}, table: true},
+		{name: "simulate-script-table", args: []string{"simulate", "--script", script, pinVersion}, table: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fromLive := runPlugin(t, nil, append(tc.args, live)...)
@@ -103,6 +122,10 @@ func TestLiveEqualsFile(t *testing.T) {
 				if r.code != tc.code {
 					t.Fatalf("want exit %d\n%v", tc.code, r)
 				}
+			}
+			// simulate's TTL note on stderr must agree too.
+			if a, b := ttlNote(fromLive.stderr), ttlNote(fromFile.stderr); a != b {
+				t.Errorf("TTL notes differ:\nlive: %s\nfile: %s", a, b)
 			}
 			if tc.table {
 				if fromLive.stdout != fromFile.stdout {
@@ -128,6 +151,36 @@ func TestLiveEqualsFile(t *testing.T) {
 			}
 		})
 	}
+
+	// Without --ttl or --kube-version the live run takes the server's
+	// version and the file run the latest kube-scheduler: both TTL 0 here,
+	// so the timelines agree and only the two settings saying where the
+	// TTL came from differ.
+	t.Run("simulate-default-ttl", func(t *testing.T) {
+		args := []string{"simulate", "--pending", "-A", "--bind", "lost", "-o", "json"}
+		fromLive := runPlugin(t, nil, append(args, live)...)
+		fromFile := runPlugin(t, nil, append(args, "-f", export)...)
+		for _, r := range []runResult{fromLive, fromFile} {
+			if r.code != 0 {
+				t.Fatalf("%v", r)
+			}
+		}
+		liveSettings := "        \"ttlSource\": \"kube-scheduler " + framework.KubernetesVersion + " default\",\n" +
+			"        \"kubeVersion\": \"" + framework.KubernetesVersion + "\",\n"
+		fileSettings := "        \"ttlSource\": \"latest kube-scheduler default\",\n"
+		a, b := blankSource(t, fromLive.stdout), blankSource(t, fromFile.stdout)
+		if strings.Count(a, liveSettings) != 1 || strings.Count(b, fileSettings) != 1 {
+			t.Fatalf("want the live run's TTL from %s and the file run's from the latest kube-scheduler:\nlive: %.700s\nfile: %.700s", framework.KubernetesVersion, a, b)
+		}
+		if a = strings.Replace(a, liveSettings, fileSettings, 1); a != b {
+			t.Errorf("live and file JSON differ beyond source, ttlSource and kubeVersion; %s", firstDiff(a, b))
+		}
+		wantLive := "note: TTL 0 (kube-scheduler " + framework.KubernetesVersion + " default, from the server version: assumed pods never expire; v1.36 removed expiry)"
+		wantFile := "note: TTL 0 (latest kube-scheduler default, no --kube-version: assumed pods never expire; v1.36 removed expiry)"
+		if a, b := ttlNote(fromLive.stderr), ttlNote(fromFile.stderr); a != wantLive || b != wantFile {
+			t.Errorf("TTL notes:\nlive: %s\nwant: %s\nfile: %s\nwant: %s", a, wantLive, b, wantFile)
+		}
+	})
 }
 
 // exportWithKubectl writes `kubectl get KINDS -A -o yaml` (-o json for a
@@ -168,6 +221,16 @@ func writeArtifact(t *testing.T, name, content string) {
 func fitLine(stderr string) string {
 	for _, line := range strings.Split(stderr, "\n") {
 		if strings.HasPrefix(line, "pod ") && strings.Contains(line, " fits ") {
+			return line
+		}
+	}
+	return ""
+}
+
+// ttlNote returns simulate's "note: TTL …" line of stderr, or "".
+func ttlNote(stderr string) string {
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(line, "note: TTL ") {
 			return line
 		}
 	}

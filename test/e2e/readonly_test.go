@@ -29,6 +29,7 @@ func TestReadOnlyProvenByAudit(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
 	defer cancel()
 	kc := "--kubeconfig=" + c.Kubeconfig(framework.UserReader)
+	script := writeSimScript(t)
 
 	runs := []struct {
 		args []string
@@ -46,7 +47,17 @@ func TestReadOnlyProvenByAudit(t *testing.T) {
 		{args: []string{"next-nodes", "--cycles", "3", "-o", "json"}},
 		{args: []string{"snapshot"}},
 		{args: []string{"snapshot", "-o", "jsonpath={.nodes[*].name}"}},
+		// simulate without --ttl/--kube-version also asks the server's
+		// version (GET /version) for the TTL default; with them it does not.
+		{args: []string{"simulate", "--pending", "-A"}},
+		{args: []string{"simulate", "--pending", "-A", "--bind", "lost", "-o", "json"}},
+		{args: []string{"simulate", "--pending", "-A", "--bind", "lost", "--ttl", "30s", "-o", "json"}},
+		{args: []string{"simulate", "--pending", "-n", nsA, "--bind", "fail", "--kube-version", "v1.19", "-o", "yaml"}},
+		{args: []string{"simulate", "--script", script}},
+		{args: []string{"simulate", "--script", script, "--ttl", "30s", "-o", "wide"}},
 	}
+	// The simulate runs above without --ttl or --kube-version.
+	const versionLookups = 3
 	for _, run := range runs {
 		r := runPlugin(t, nil, append(run.args, kc)...)
 		if r.code != run.code {
@@ -92,6 +103,19 @@ func TestReadOnlyProvenByAudit(t *testing.T) {
 			fmt.Sprintf("marker seen %v, plugin node lists %d, pod lists %d, want %d each\n%s",
 				markerSeen, nodeLists, podLists, len(runs), framework.SummarizeAudit(events))
 	})
+
+	// The discovery path was exercised, and audited: simulate asked the
+	// server's version once per run that needed it, never for the others.
+	var versionGets int
+	for _, e := range events {
+		if e.User.Username == framework.UserReader && strings.Contains(e.UserAgent, "kubectl-schedcache") &&
+			e.ObjectRef == nil && e.Verb == "get" && strings.HasPrefix(e.RequestURI, "/version") && e.Stage == "ResponseComplete" {
+			versionGets++
+		}
+	}
+	if versionGets != versionLookups {
+		t.Errorf("the plugin asked GET /version %d times, want %d (the simulate runs without --ttl or --kube-version)", versionGets, versionLookups)
+	}
 
 	var readerEvents []framework.AuditEvent
 	var bad []string
