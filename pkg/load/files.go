@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 
@@ -33,9 +34,19 @@ type FileOptions struct {
 }
 
 // ReadFiles reads Nodes and Pods from manifests or `kubectl get -o
-// yaml|json` output, through cli-runtime's local resource builder: any mix
-// of multi-document YAML, JSON, and v1 Lists (also typed lists such as
-// PodList) is accepted.
+// yaml|json` output: any mix of multi-document YAML, JSON, and v1 Lists
+// (also typed lists such as PodList) is accepted.
+//
+// Directories, globs, URLs and YAML go through cli-runtime's local resource
+// builder. JSON files and JSON on stdin (the first byte that is not
+// whitespace is "{") are streamed instead (see stream.go): the builder holds
+// a whole List as generic maps before handing over its items (it allocates
+// 4.2 GB to read the 150 MB export of a 1,000-node, 30,000-pod cluster),
+// while the stream decodes one item at a time into its typed object, on
+// every core, with client-go's scheme (0.66 GB, 3× faster; BenchmarkReadFiles).
+// Both give the same objects and follow the rules below. Pods are slimmed
+// of what no accounting reads (slimPod) and equal values are shared between
+// objects (share.go), so the objects must be treated as read-only.
 //
 // The result is what the scheduler's informers would have delivered had the
 // objects been stored by an API server:
@@ -64,33 +75,16 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 		return nil, &Error{Kind: InvalidInput, Msg: "no files to read"}
 	}
 
-	b := resource.NewLocalBuilder().Unstructured()
+	r := newFileReader()
 	given := make(map[string]bool, len(opts.Filenames))
 	for _, name := range opts.Filenames {
 		if given[name] {
 			return nil, &Error{Kind: InvalidInput, Msg: fmt.Sprintf("%q is given more than once", name)}
 		}
 		given[name] = true
-		if name != "-" {
-			b.FilenameParam(false, &resource.FilenameOptions{Filenames: []string{name}, Recursive: opts.Recursive})
-			continue
+		if err := r.read(name, opts); err != nil {
+			return nil, err
 		}
-		// The builder's own "-" handling reads os.Stdin; Stream reads any
-		// reader, named as given.
-		if opts.Stdin == nil {
-			return nil, &Error{Kind: InvalidInput, Msg: `cannot read "-": no standard input`}
-		}
-		b.Stream(opts.Stdin, StdinSource)
-	}
-
-	r := &fileReader{docs: map[string]int{}, skipped: map[string]int{}, seen: map[objectKey]location{}}
-	result := b.Do()
-	err := result.Err()
-	if err == nil {
-		err = result.Visit(r.visit)
-	}
-	if err != nil {
-		return nil, r.inputError(err)
 	}
 
 	r.warn(warnings)
@@ -101,13 +95,15 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 	return &Cluster{Nodes: r.nodes, Pods: r.pods, Source: source}, nil
 }
 
-// fileReader collects the objects the builder visits. The builder visits
-// sources one after another, so it needs no locking.
+// fileReader collects the objects of all sources, read one after another
+// (by the builder or by the stream), so it needs no locking.
 type fileReader struct {
+	share *listSharer
 	nodes []*corev1.Node
 	pods  []*corev1.Pod
 
 	current    string                 // the source being visited
+	item       int                    // the List item being added, from 1; 0 outside a List
 	docs       map[string]int         // non-empty documents visited so far, by source
 	seen       map[objectKey]location // where each node and pod was read
 	failed     error                  // the first error returned to the builder
@@ -118,13 +114,67 @@ type fileReader struct {
 	derivedUID string                 // its UID
 }
 
-// location is where an object was read: the n-th document of source.
-type location struct {
-	source string
-	doc    int
+func newFileReader() *fileReader {
+	return &fileReader{share: newListSharer(), docs: map[string]int{}, skipped: map[string]int{}, seen: map[objectKey]location{}}
 }
 
-func (l location) String() string { return fmt.Sprintf("%s document %d", l.source, l.doc) }
+// read reads one of FileOptions.Filenames: JSON files and JSON on stdin
+// through the stream, anything else through the builder.
+func (r *fileReader) read(name string, opts FileOptions) error {
+	if name == "-" {
+		if opts.Stdin == nil {
+			return &Error{Kind: InvalidInput, Msg: `cannot read "-": no standard input`}
+		}
+		in := bufio.NewReaderSize(opts.Stdin, streamBuffer)
+		if startsJSON(in) {
+			return r.stream(StdinSource, in)
+		}
+		// The builder's own "-" handling reads os.Stdin; Stream reads any
+		// reader, named as given.
+		return r.build(resource.NewLocalBuilder().Unstructured().Stream(in, StdinSource))
+	}
+	if f := openJSONFile(name); f != nil {
+		defer f.Close()
+		return r.stream(name, f)
+	}
+	return r.build(resource.NewLocalBuilder().Unstructured().
+		FilenameParam(false, &resource.FilenameOptions{Filenames: []string{name}, Recursive: opts.Recursive}))
+}
+
+// build visits what b reads.
+func (r *fileReader) build(b *resource.Builder) error {
+	result := b.Do()
+	err := result.Err()
+	if err == nil {
+		err = result.Visit(r.visit)
+	}
+	if err != nil {
+		return r.inputError(err)
+	}
+	return nil
+}
+
+// startSource starts counting the documents of source from the first again:
+// a source read twice (a file in a directory and given by name) is counted
+// from its first document again.
+func (r *fileReader) startSource(source string) {
+	r.current = source
+	r.docs[source] = 0
+}
+
+// location is where an object was read: the n-th document of source, and
+// the item of that document's List (from 1; 0 outside a List).
+type location struct {
+	source    string
+	doc, item int
+}
+
+func (l location) String() string {
+	if l.item > 0 {
+		return fmt.Sprintf("%s document %d item %d", l.source, l.doc, l.item)
+	}
+	return fmt.Sprintf("%s document %d", l.source, l.doc)
+}
 
 // visit is the builder's VisitorFunc: each call is one document of a source.
 // The builder keeps visiting the other sources after an error, so visit
@@ -137,10 +187,7 @@ func (r *fileReader) visit(info *resource.Info, err error) error {
 		return r.failed
 	}
 	if info.Source != r.current {
-		// A source read again (a file in a directory and given by name) is
-		// counted from its first document again.
-		r.current = info.Source
-		r.docs[info.Source] = 0
+		r.startSource(info.Source)
 	}
 	r.docs[info.Source]++
 	r.failed = r.add(info.Source, info.Object)
@@ -162,7 +209,7 @@ func (k objectKey) String() string {
 // unique fails when key was already read: an informer holds one object per
 // key, so such input is not the state of one cluster.
 func (r *fileReader) unique(source string, key objectKey) error {
-	here := location{source, r.docs[source]}
+	here := location{source, r.docs[source], r.item}
 	if first, ok := r.seen[key]; ok {
 		if first == here {
 			return &Error{Kind: InvalidInput, Msg: fmt.Sprintf("%s is read twice from %s: is the file given twice?", key, here)}
@@ -176,7 +223,9 @@ func (r *fileReader) unique(source string, key objectKey) error {
 func (r *fileReader) add(source string, obj runtime.Object) error {
 	switch o := obj.(type) {
 	case *unstructured.UnstructuredList:
+		defer func() { r.item = 0 }()
 		for i := range o.Items {
+			r.item = i + 1
 			if err := r.addItem(source, &o.Items[i]); err != nil {
 				return err
 			}
@@ -203,40 +252,58 @@ func (r *fileReader) addItem(source string, u *unstructured.Unstructured) error 
 		if err := r.convert(source, u, node); err != nil {
 			return err
 		}
-		if err := r.unique(source, objectKey{"node", "", node.Name}); err != nil {
-			return err
-		}
-		node.TypeMeta, node.ManagedFields = metav1.TypeMeta{}, nil // as a typed client delivers them
-		DefaultNode(node)
-		r.nodes = append(r.nodes, node)
+		return r.addNode(source, node)
 	case podGVK:
 		pod := &corev1.Pod{}
 		if err := r.convert(source, u, pod); err != nil {
 			return err
 		}
-		if terminal(pod) {
-			r.terminal++
-			return nil
-		}
-		pod.TypeMeta, pod.ManagedFields = metav1.TypeMeta{}, nil
-		if pod.Namespace == "" {
-			pod.Namespace = metav1.NamespaceDefault
-		}
-		if err := r.unique(source, objectKey{"pod", pod.Namespace, pod.Name}); err != nil {
-			return err
-		}
-		if pod.UID == "" {
-			pod.UID = DerivedUID(pod.Namespace, pod.Name)
-			if r.derived == 0 {
-				r.derivedEg, r.derivedUID = pod.Namespace+"/"+pod.Name, string(pod.UID)
-			}
-			r.derived++
-		}
-		DefaultPod(pod)
-		r.pods = append(r.pods, pod)
+		return r.addPod(source, pod)
 	default:
 		r.skipped[kindLabel(gvk)]++
 	}
+	return nil
+}
+
+// addNode keeps node, read from the current document of source, as a typed
+// client delivers it.
+func (r *fileReader) addNode(source string, node *corev1.Node) error {
+	if err := r.unique(source, objectKey{"node", "", node.Name}); err != nil {
+		return err
+	}
+	node.TypeMeta, node.ManagedFields = metav1.TypeMeta{}, nil
+	DefaultNode(node)
+	r.share.node(node)
+	r.nodes = append(r.nodes, node)
+	return nil
+}
+
+// addPod keeps pod, read from the current document of source, as the API
+// server would have stored it and a typed client delivers it, unless it is
+// terminal.
+func (r *fileReader) addPod(source string, pod *corev1.Pod) error {
+	if terminal(pod) {
+		r.terminal++
+		return nil
+	}
+	pod.TypeMeta, pod.ManagedFields = metav1.TypeMeta{}, nil
+	if pod.Namespace == "" {
+		pod.Namespace = metav1.NamespaceDefault
+	}
+	if err := r.unique(source, objectKey{"pod", pod.Namespace, pod.Name}); err != nil {
+		return err
+	}
+	if pod.UID == "" {
+		pod.UID = DerivedUID(pod.Namespace, pod.Name)
+		if r.derived == 0 {
+			r.derivedEg, r.derivedUID = pod.Namespace+"/"+pod.Name, string(pod.UID)
+		}
+		r.derived++
+	}
+	DefaultPod(pod)
+	slimPod(pod)
+	r.share.pod(pod)
+	r.pods = append(r.pods, pod)
 	return nil
 }
 

@@ -55,9 +55,11 @@ type ListOptions struct {
 //
 // Nodes and pods are listed concurrently, each in pages of opts.PageSize
 // through client-go's tools/pager, with consistent reads (no
-// resourceVersion). Pods are listed with PodFieldSelector. Each item has its
-// managedFields dropped as its page arrives and is kept in list order; pages
-// are never copied into a second, full list.
+// resourceVersion). Pods are listed with PodFieldSelector. As its page
+// arrives, each item has its managedFields dropped, pods the fields no
+// accounting reads (see slimPod), equal values are shared between items
+// (share.go), and it is kept in list order; pages are never copied into a
+// second, full list. The objects must be treated as read-only.
 //
 // The first failure cancels the other listing. Errors are *Error with Kind
 // Forbidden (with the RBAC rule needed in Hint), Unauthorized, Unreachable
@@ -101,6 +103,7 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 		wg    sync.WaitGroup
 	)
 	wg.Go(func() {
+		share := newListSharer() // one per goroutine: not safe for concurrent use
 		list := func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			return client.CoreV1().Nodes().List(ctx, o)
 		}
@@ -110,6 +113,7 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 				return fmt.Errorf("unexpected %T in a node list", obj)
 			}
 			node.ManagedFields = nil
+			share.node(node)
 			nodes = append(nodes, node)
 			nodeCount.listed.Add(1)
 			return nil
@@ -119,6 +123,7 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 		}
 	})
 	wg.Go(func() {
+		share := newListSharer()
 		list := func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			return client.CoreV1().Pods(metav1.NamespaceAll).List(ctx, o)
 		}
@@ -128,6 +133,8 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 				return fmt.Errorf("unexpected %T in a pod list", obj)
 			}
 			pod.ManagedFields = nil
+			slimPod(pod)
+			share.pod(pod)
 			pods = append(pods, pod)
 			podCount.listed.Add(1)
 			return nil

@@ -9,6 +9,12 @@
 // would have stored them (see DefaultPod), because the scheduler only ever
 // sees stored objects.
 //
+// Both are built for clusters of the published limits (5,000 nodes, 150,000
+// pods): objects are handled as they arrive (List's pages, the items of a
+// JSON List), never held twice, slimmed of what no accounting reads
+// (slim.go) and share equal values (share.go). Like an informer's, they must
+// be treated as read-only; DeepCopy one to change it.
+//
 // Failures are returned as *Error, whose Kind (Forbidden, Unauthorized,
 // Unreachable, InvalidInput, Other) lets callers choose exit codes.
 package load
@@ -19,7 +25,7 @@ import (
 
 // Cluster is what the scheduler's informers would deliver: every Node, and
 // every non-terminal Pod (assigned or not), in list order, managedFields
-// dropped.
+// dropped, pods slimmed (see slimPod).
 type Cluster struct {
 	// Nodes are all Node objects, in list (or file) order.
 	Nodes []*corev1.Node

@@ -1,0 +1,203 @@
+package load
+
+// This file shares equal values between the objects of one load. A decoded
+// ResourceList is a Go map of at least eight slots (about 600 bytes) even
+// for two entries, and a pod has several: requests and limits per
+// container, and in its status the allocated and actual resources per
+// container. Every string is a separate allocation too, although a pod
+// repeats its template's (images, label values, namespace, owner) and every
+// pod repeats the same condition types and policies. Replicas of one
+// template repeat all of them, so sharing them is most of what brings
+// 150,000 pods under our memory budget (docs/PERFORMANCE.md).
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// listSharer hands out one ResourceList per distinct content. Two lists are
+// equal when they have the same names and, for each, quantities with the
+// same canonical text (Quantity.String, which includes the format): such
+// quantities have the same value and print the same. Not safe for
+// concurrent use.
+type listSharer struct {
+	lists   map[string]corev1.ResourceList
+	strs    map[string]string
+	strMaps map[string]map[string]string
+	key     strings.Builder
+	names   []corev1.ResourceName
+	keys    []string
+}
+
+func newListSharer() *listSharer {
+	return &listSharer{lists: map[string]corev1.ResourceList{}, strs: map[string]string{}, strMaps: map[string]map[string]string{}}
+}
+
+// list returns the shared list equal to l, registering l when it is the
+// first of its content. Empty and nil lists are returned as they are
+// (omitempty and nil checks tell them apart).
+func (s *listSharer) list(l corev1.ResourceList) corev1.ResourceList {
+	if len(l) == 0 {
+		return l
+	}
+	s.names = s.names[:0]
+	for name := range l {
+		s.names = append(s.names, name)
+	}
+	slices.Sort(s.names)
+	s.key.Reset()
+	for _, name := range s.names {
+		q := l[name]
+		s.key.WriteString(string(name))
+		s.key.WriteByte('=')
+		s.key.WriteString(q.String())
+		s.key.WriteByte(' ')
+	}
+	if shared, ok := s.lists[s.key.String()]; ok {
+		return shared
+	}
+	s.lists[s.key.String()] = l
+	return l
+}
+
+// intern makes *v the shared copy of its text.
+func intern[T ~string](s *listSharer, v *T) {
+	if *v == "" {
+		return
+	}
+	if shared, ok := s.strs[string(*v)]; ok {
+		*v = T(shared)
+		return
+	}
+	s.strs[string(*v)] = string(*v)
+}
+
+// stringMap returns the shared map equal to m (labels, node selectors). Empty
+// and nil maps are returned as they are.
+func (s *listSharer) stringMap(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return m
+	}
+	s.keys = s.keys[:0]
+	for k := range m {
+		s.keys = append(s.keys, k)
+	}
+	slices.Sort(s.keys)
+	s.key.Reset()
+	for _, k := range s.keys {
+		// Lengths first: keys and values may hold any character.
+		fmt.Fprintf(&s.key, "%d:%d:%s%s", len(k), len(m[k]), k, m[k])
+	}
+	if shared, ok := s.strMaps[s.key.String()]; ok {
+		return shared
+	}
+	shared := make(map[string]string, len(m))
+	for k, v := range m {
+		intern(s, &k)
+		intern(s, &v)
+		shared[k] = v
+	}
+	s.strMaps[s.key.String()] = shared
+	return shared
+}
+
+// requirements shares r's lists.
+func (s *listSharer) requirements(r *corev1.ResourceRequirements) {
+	r.Requests = s.list(r.Requests)
+	r.Limits = s.list(r.Limits)
+}
+
+// pod shares the resource lists and repeated strings of pod.
+func (s *listSharer) pod(pod *corev1.Pod) {
+	s.meta(&pod.ObjectMeta)
+	s.podSpec(&pod.Spec)
+	s.podStatus(&pod.Status)
+}
+
+// meta shares what replicas of a template have in common.
+func (s *listSharer) meta(m *metav1.ObjectMeta) {
+	intern(s, &m.Namespace)
+	intern(s, &m.GenerateName)
+	m.Labels = s.stringMap(m.Labels)
+	m.Annotations = s.stringMap(m.Annotations)
+	for i := range m.OwnerReferences {
+		ref := &m.OwnerReferences[i]
+		intern(s, &ref.APIVersion)
+		intern(s, &ref.Kind)
+		intern(s, &ref.Name)
+	}
+}
+
+func (s *listSharer) podSpec(spec *corev1.PodSpec) {
+	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
+		for i := range cs {
+			s.container(&cs[i])
+		}
+	}
+	spec.Overhead = s.list(spec.Overhead)
+	if spec.Resources != nil {
+		s.requirements(spec.Resources)
+	}
+	spec.NodeSelector = s.stringMap(spec.NodeSelector)
+	for _, v := range []*string{&spec.NodeName, &spec.SchedulerName, &spec.ServiceAccountName, &spec.DeprecatedServiceAccount, &spec.PriorityClassName} {
+		intern(s, v)
+	}
+	intern(s, &spec.RestartPolicy)
+	intern(s, &spec.DNSPolicy)
+	for i := range spec.Tolerations {
+		t := &spec.Tolerations[i]
+		intern(s, &t.Key)
+		intern(s, &t.Operator)
+		intern(s, &t.Value)
+		intern(s, &t.Effect)
+	}
+}
+
+func (s *listSharer) container(c *corev1.Container) {
+	s.requirements(&c.Resources)
+	intern(s, &c.Name)
+	intern(s, &c.Image)
+	intern(s, &c.ImagePullPolicy)
+	for i := range c.Ports {
+		intern(s, &c.Ports[i].Name)
+		intern(s, &c.Ports[i].Protocol)
+	}
+}
+
+func (s *listSharer) podStatus(status *corev1.PodStatus) {
+	intern(s, &status.Phase)
+	intern(s, &status.QOSClass)
+	intern(s, &status.HostIP)
+	for i := range status.HostIPs {
+		intern(s, &status.HostIPs[i].IP)
+	}
+	for i := range status.Conditions {
+		c := &status.Conditions[i]
+		intern(s, &c.Type)
+		intern(s, &c.Status)
+		intern(s, &c.Reason)
+		intern(s, &c.Message)
+	}
+	if status.Resources != nil {
+		s.requirements(status.Resources)
+	}
+	for _, statuses := range [][]corev1.ContainerStatus{status.InitContainerStatuses, status.ContainerStatuses} {
+		for i := range statuses {
+			intern(s, &statuses[i].Name)
+			statuses[i].AllocatedResources = s.list(statuses[i].AllocatedResources)
+			if statuses[i].Resources != nil {
+				s.requirements(statuses[i].Resources)
+			}
+		}
+	}
+}
+
+// node shares the capacity and allocatable of node.
+func (s *listSharer) node(node *corev1.Node) {
+	node.Status.Capacity = s.list(node.Status.Capacity)
+	node.Status.Allocatable = s.list(node.Status.Allocatable)
+}

@@ -1,0 +1,133 @@
+package load
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// fullPod has every field slimPod looks at set, and what the cache reads.
+func fullPod() *corev1.Pod {
+	always := corev1.ContainerRestartPolicyAlways
+	res := corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}}
+	container := func(name string) corev1.Container {
+		return corev1.Container{
+			Name: name, Image: "app:1", Resources: res,
+			Ports:   []corev1.ContainerPort{{ContainerPort: 80, HostPort: 8080, Protocol: corev1.ProtocolTCP}},
+			Command: []string{"run"}, Args: []string{"-v"}, WorkingDir: "/w",
+			Env:           []corev1.EnvVar{{Name: "A", Value: "b"}},
+			EnvFrom:       []corev1.EnvFromSource{{Prefix: "P"}},
+			VolumeMounts:  []corev1.VolumeMount{{Name: "v", MountPath: "/v"}},
+			LivenessProbe: &corev1.Probe{}, ReadinessProbe: &corev1.Probe{}, StartupProbe: &corev1.Probe{},
+			Lifecycle: &corev1.Lifecycle{}, TerminationMessagePath: "/dev/termination-log",
+			TerminationMessagePolicy: corev1.TerminationMessageReadFile, SecurityContext: &corev1.SecurityContext{},
+		}
+	}
+	sidecar := container("sidecar")
+	sidecar.RestartPolicy = &always
+	status := corev1.ContainerStatus{
+		Name: "app", Ready: true, RestartCount: 2, Image: "app:1", ImageID: "sha256:1", ContainerID: "containerd://1",
+		State:                corev1.ContainerState{Running: &corev1.ContainerStateRunning{}},
+		LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{}},
+		AllocatedResources:   res.Requests, Resources: &res,
+		VolumeMounts: []corev1.VolumeMountStatus{{Name: "v"}},
+	}
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", Labels: map[string]string{"app": "a"}},
+		Spec: corev1.PodSpec{
+			InitContainers: []corev1.Container{sidecar},
+			Containers:     []corev1.Container{container("app")},
+			Volumes: []corev1.Volume{
+				{Name: "claim", VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: "c"}}},
+				{Name: "eph", VolumeSource: corev1.VolumeSource{Ephemeral: &corev1.EphemeralVolumeSource{}}},
+				{Name: "cm", VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{}}},
+			},
+			NodeName: "n", Affinity: &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{}},
+			Overhead: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Mi")},
+		},
+		Status: corev1.PodStatus{
+			Phase:             corev1.PodRunning,
+			Conditions:        []corev1.PodCondition{{Type: corev1.PodResizePending, Reason: corev1.PodReasonInfeasible}},
+			ContainerStatuses: []corev1.ContainerStatus{status},
+		},
+	}
+}
+
+func TestSlimPod(t *testing.T) {
+	pod := fullPod()
+	slimPod(pod)
+
+	want := fullPod()
+	for _, c := range []*corev1.Container{&want.Spec.InitContainers[0], &want.Spec.Containers[0]} {
+		*c = corev1.Container{Name: c.Name, Image: c.Image, Resources: c.Resources, Ports: c.Ports, RestartPolicy: c.RestartPolicy}
+	}
+	want.Spec.Volumes[2].VolumeSource = corev1.VolumeSource{}
+	s := &want.Status.ContainerStatuses[0]
+	*s = corev1.ContainerStatus{Name: s.Name, Ready: s.Ready, RestartCount: s.RestartCount, AllocatedResources: s.AllocatedResources, Resources: s.Resources}
+	if diff := cmp.Diff(want, pod); diff != "" {
+		t.Errorf("slimmed pod (-want,+got):\n%s", diff)
+	}
+}
+
+func TestTrimDropsSpareCapacity(t *testing.T) {
+	pod := fullPod()
+	pod.Status.Conditions = append(make([]corev1.PodCondition, 0, 8), pod.Status.Conditions...)
+	slimPod(pod)
+	if c := pod.Status.Conditions; cap(c) != len(c) || len(c) != 1 {
+		t.Errorf("conditions: len %d, cap %d; want 1, 1", len(c), cap(c))
+	}
+}
+
+func TestListSharer(t *testing.T) {
+	s := newListSharer()
+	list := func(cpu, mem string) corev1.ResourceList {
+		return corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(mem)}
+	}
+	same := func(a, b corev1.ResourceList) bool {
+		return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer()
+	}
+
+	first := s.list(list("1", "1Gi"))
+	if got := s.list(list("1000m", "1Gi")); !same(got, first) {
+		t.Error(`"1000m" is "1": the lists should be shared`)
+	}
+	if got := s.list(list("1", "1G")); same(got, first) {
+		t.Error(`1G is not 1Gi: the lists should differ`)
+	}
+	if got := s.list(corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}); same(got, first) {
+		t.Error("a list with fewer names should differ")
+	}
+	if got := s.list(corev1.ResourceList{}); got == nil || len(got) != 0 {
+		t.Errorf("an empty list became %v", got)
+	}
+	if got := s.list(nil); got != nil {
+		t.Errorf("a nil list became %v", got)
+	}
+
+	a := s.stringMap(map[string]string{"app": "web", "tier": "1"})
+	if b := s.stringMap(map[string]string{"tier": "1", "app": "web"}); reflect.ValueOf(a).Pointer() != reflect.ValueOf(b).Pointer() {
+		t.Error("equal label maps should be shared")
+	}
+	// Keys and values are told apart by their lengths.
+	c := s.stringMap(map[string]string{"ab": "c"})
+	if d := s.stringMap(map[string]string{"a": "bc"}); reflect.ValueOf(c).Pointer() == reflect.ValueOf(d).Pointer() {
+		t.Error(`{ab: c} and {a: bc} should differ`)
+	}
+}
+
+func TestSharerKeepsValues(t *testing.T) {
+	s := newListSharer()
+	first, second := fullPod(), fullPod()
+	s.pod(first)
+	s.pod(second)
+	if diff := cmp.Diff(fullPod(), second); diff != "" {
+		t.Errorf("shared pod changed (-before,+after):\n%s", diff)
+	}
+	if reflect.ValueOf(first.Spec.Containers[0].Resources.Requests).Pointer() != reflect.ValueOf(second.Status.ContainerStatuses[0].AllocatedResources).Pointer() {
+		t.Error("a container's requests and its allocated resources are equal and should be shared")
+	}
+}
