@@ -1,125 +1,180 @@
 package load
 
 import (
-	"encoding/json"
-	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
-	"path/filepath"
+	"strconv"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/resource"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/load/loadtest"
 )
 
-// BenchmarkReadFiles reads one `kubectl get nodes,pods -A -o json`-style v1
-// List of 1,000 nodes and 30,000 pods (about the size of a 1,000-node
-// cluster), written once to a temporary file.
+// BenchmarkReadFiles reads hack/gen-cluster's 1,000 nodes and 30,000 pods
+// (one `kubectl get -o json` List, 150 MB) two ways, in the same run: the
+// stream ReadFiles uses for JSON, and cli-runtime's builder, which ReadFiles
+// used for everything before (the baseline of docs/PERFORMANCE.md).
 func BenchmarkReadFiles(b *testing.B) {
-	const nodes, pods = 1000, 30000
-	path := filepath.Join(b.TempDir(), "cluster.json")
-	writeClusterList(b, path, nodes, pods)
+	path := loadtest.GenCluster(b, b.TempDir(), 1000, 30000)
 	fi, err := os.Stat(path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(fi.Size())
-	b.ReportAllocs()
-	for b.Loop() {
+	read := map[string]func() *fileReader{
+		"stream": func() *fileReader {
+			r := newFileReader()
+			if err := r.read(path, FileOptions{}); err != nil {
+				b.Fatal(err)
+			}
+			return r
+		},
+		"builder": func() *fileReader {
+			r := newFileReader()
+			if err := r.build(resource.NewLocalBuilder().Unstructured().FilenameParam(false, &resource.FilenameOptions{Filenames: []string{path}})); err != nil {
+				b.Fatal(err)
+			}
+			return r
+		},
+	}
+	for _, name := range []string{"stream", "builder"} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(fi.Size())
+			b.ReportAllocs()
+			var r *fileReader
+			for b.Loop() {
+				r = read[name]()
+			}
+			b.ReportMetric(float64(len(r.pods)), "pods")
+		})
+	}
+}
+
+// BenchmarkLoad5kNodes150kPods measures loading 5,000 nodes and 150,000 pods
+// the two ways: ReadFiles of hack/gen-cluster's List (740 MB of JSON:
+// decode, default, slim, share, in order), and List from an API server that
+// serves the same objects as protobuf pages of 500 (client-go decode, pager,
+// dropping managedFields, slim, share). The fake server only copies
+// pre-encoded pages, so List's figures are the client's.
+func BenchmarkLoad5kNodes150kPods(b *testing.B) {
+	path := loadtest.GenCluster(b, b.TempDir(), loadtest.LargeNodes, loadtest.LargePods)
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var cluster *Cluster
+	b.Run("ReadFiles", func(b *testing.B) {
+		b.SetBytes(fi.Size())
+		b.ReportAllocs()
+		for b.Loop() {
+			cluster = nil // let the previous one go before the next read
+			c, err := ReadFiles(FileOptions{Filenames: []string{path}}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cluster = c
+		}
+		b.ReportMetric(float64(len(cluster.Pods)), "pods")
+	})
+	if cluster == nil {
 		c, err := ReadFiles(FileOptions{Filenames: []string{path}}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(c.Nodes) != nodes || len(c.Pods) != pods {
-			b.Fatalf("read %d nodes and %d pods, want %d and %d", len(c.Nodes), len(c.Pods), nodes, pods)
-		}
+		cluster = c
 	}
+	srv := newListServer(b, cluster)
+	b.Run("List", func(b *testing.B) {
+		b.SetBytes(srv.bytes)
+		b.ReportAllocs()
+		for b.Loop() {
+			c, err := List(b.Context(), srv.client, ListOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(c.Nodes) != len(cluster.Nodes) || len(c.Pods) != len(cluster.Pods) {
+				b.Fatalf("listed %d nodes and %d pods, want %d and %d", len(c.Nodes), len(c.Pods), len(cluster.Nodes), len(cluster.Pods))
+			}
+		}
+	})
 }
 
-// writeClusterList writes a v1 List of nodes and pods, shaped like stored
-// objects (UIDs, labels, owner references, requests, status), as JSON.
-func writeClusterList(tb testing.TB, path string, nodes, pods int) {
+// listServer serves nodes and pods as protobuf list pages on loopback.
+type listServer struct {
+	client kubernetes.Interface
+	bytes  int64 // one full listing
+}
+
+func newListServer(tb testing.TB, c *Cluster) *listServer {
 	tb.Helper()
-	items := make([]any, 0, nodes+pods)
-	for i := range nodes {
-		items = append(items, benchNode(i))
+	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
+	if !ok {
+		tb.Fatal("no protobuf serializer")
 	}
-	for i := range pods {
-		items = append(items, benchPod(i, fmt.Sprintf("node-%04d", i%nodes)))
+	enc := scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion)
+	encodePages := func(n int, page func(from, to int, cont string) runtime.Object) [][]byte {
+		var pages [][]byte
+		for from := 0; from == 0 || from < n; from += DefaultPageSize {
+			to := min(n, from+DefaultPageSize)
+			cont := ""
+			if to < n {
+				cont = strconv.Itoa(len(pages) + 1)
+			}
+			data, err := runtime.Encode(enc, page(from, to, cont))
+			if err != nil {
+				tb.Fatal(err)
+			}
+			pages = append(pages, data)
+		}
+		return pages
 	}
-	data, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{}, "items": items})
+	nodePages := encodePages(len(c.Nodes), func(from, to int, cont string) runtime.Object {
+		l := &corev1.NodeList{ListMeta: metav1.ListMeta{Continue: cont, ResourceVersion: "1"}}
+		for _, n := range c.Nodes[from:to] {
+			l.Items = append(l.Items, *n)
+		}
+		return l
+	})
+	podPages := encodePages(len(c.Pods), func(from, to int, cont string) runtime.Object {
+		l := &corev1.PodList{ListMeta: metav1.ListMeta{Continue: cont, ResourceVersion: "1"}}
+		for _, p := range c.Pods[from:to] {
+			l.Items = append(l.Items, *p)
+		}
+		return l
+	})
+	s := &listServer{}
+	for _, p := range append(append([][]byte(nil), nodePages...), podPages...) {
+		s.bytes += int64(len(p))
+	}
+	serve := func(pages [][]byte) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			i, _ := strconv.Atoi(r.URL.Query().Get("continue"))
+			if r.URL.Query().Get("limit") != strconv.Itoa(DefaultPageSize) || i >= len(pages) {
+				http.Error(w, "unexpected list request "+r.URL.String(), http.StatusBadRequest)
+				return
+			}
+			w.Header().Set("Content-Type", runtime.ContentTypeProtobuf)
+			_, _ = w.Write(pages[i])
+		}
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/api/v1/nodes", serve(nodePages))
+	mux.HandleFunc("/api/v1/pods", serve(podPages))
+	srv := httptest.NewServer(mux)
+	tb.Cleanup(srv.Close)
+	cfg := &rest.Config{Host: srv.URL}
+	ConfigureClient(cfg, nil)
+	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		tb.Fatal(err)
-	}
-}
-
-func benchNode(i int) *corev1.Node {
-	capacity := corev1.ResourceList{
-		corev1.ResourceCPU:              resource.MustParse("16"),
-		corev1.ResourceMemory:           resource.MustParse("64Gi"),
-		corev1.ResourceEphemeralStorage: resource.MustParse("100Gi"),
-		corev1.ResourcePods:             resource.MustParse("110"),
-	}
-	name := fmt.Sprintf("node-%04d", i)
-	return &corev1.Node{
-		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Node"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name: name,
-			UID:  types.UID(fmt.Sprintf("00000000-0000-4000-8000-%012d", i)),
-			Labels: map[string]string{
-				"kubernetes.io/hostname":      name,
-				"topology.kubernetes.io/zone": fmt.Sprintf("zone-%d", i%3),
-			},
-		},
-		Spec: corev1.NodeSpec{PodCIDR: "10.0.0.0/24"},
-		Status: corev1.NodeStatus{
-			Capacity:    capacity,
-			Allocatable: capacity,
-			Conditions:  []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, Reason: "KubeletReady"}},
-			Images:      []corev1.ContainerImage{{Names: []string{"registry.k8s.io/pause:3.10"}, SizeBytes: 320000}},
-		},
-	}
-}
-
-func benchPod(i int, node string) *corev1.Pod {
-	name := fmt.Sprintf("app-%05d", i)
-	return &corev1.Pod{
-		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      name,
-			Namespace: fmt.Sprintf("ns-%d", i%20),
-			UID:       types.UID(fmt.Sprintf("10000000-0000-4000-8000-%012d", i)),
-			Labels:    map[string]string{"app": fmt.Sprintf("app-%d", i%50), "pod-template-hash": "5d8f9c7b6"},
-			OwnerReferences: []metav1.OwnerReference{{
-				APIVersion: "apps/v1", Kind: "ReplicaSet", Name: fmt.Sprintf("app-%d-5d8f9c7b6", i%50),
-				UID: types.UID(fmt.Sprintf("20000000-0000-4000-8000-%012d", i%50)),
-			}},
-		},
-		Spec: corev1.PodSpec{
-			NodeName:      node,
-			SchedulerName: corev1.DefaultSchedulerName,
-			Containers: []corev1.Container{{
-				Name:  "app",
-				Image: "registry.example.com/app:1.0",
-				Ports: []corev1.ContainerPort{{ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
-				Resources: corev1.ResourceRequirements{
-					Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("128Mi")},
-					Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("256Mi")},
-				},
-			}},
-			Tolerations: []corev1.Toleration{{Key: "node.kubernetes.io/not-ready", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute}},
-		},
-		Status: corev1.PodStatus{
-			Phase:  corev1.PodRunning,
-			PodIP:  "10.0.0.1",
-			HostIP: "192.168.0.1",
-			ContainerStatuses: []corev1.ContainerStatus{{
-				Name: "app", Ready: true, Image: "registry.example.com/app:1.0", ImageID: "sha256:0123456789abcdef",
-			}},
-		},
-	}
+	s.client = client
+	return s
 }
