@@ -1,0 +1,101 @@
+# Performance measurements (included by the top Makefile; see
+# docs/PERFORMANCE.md for the figures and how to read them).
+#
+#   make bench          Go benchmarks of ./pkg/... (top Makefile): loading
+#                       (decode + strip + feed) and every command's view at
+#                       5,000 nodes / 150,000 pods; -benchmem
+#   make bench-files    file mode at scale: gen-cluster writes a cluster, then
+#                       `dump -f`, `dump -o json -f` and `requested -f` run under /usr/bin/time
+#                       (peak RSS, wall time), BENCH_FILES_RUNS times each
+#   make bench-live     live mode against a real kube-apiserver (test/e2e
+#                       framework): load BENCH_LIVE_NODES / BENCH_LIVE_PODS with
+#                       the concurrent loader, then time, after a warm-up round,
+#                       BENCH_LIVE_RUNS rounds of (a) kubectl-schedcache dump
+#                       -o json, (b) kubectl get pods -A -o json + get nodes -o
+#                       json, (c) a bare client-go protobuf paged list (same
+#                       page size and pod field selector as the plugin): median
+#                       wall time and peak RSS of each, a/b, a/c; then the
+#                       progress line and Ctrl-C on a pseudo-terminal
+#   make bench-live-5k  the same at 5,000 nodes / 150,000 pods
+#   make bench-progress bench-live's terminal checks (progress line cadence,
+#                       Ctrl-C mid-listing) on the bench-files cluster (5,000
+#                       nodes / 150,000 pods), against hack/bench-live/fakeapi
+#                       instead of a kube-apiserver (which would need ~18 GB
+#                       for 150,000 pods): it serves the file's nodes and
+#                       non-terminal pods as protobuf list pages from memory,
+#                       so the listing is client-bound (protobuf decoding and
+#                       the plugin's per-pod work). ~3 GB of memory, ~2 min
+#                       once the file is generated
+#
+# bench-live needs the control-plane binaries (make e2e-binaries, built once)
+# and the kubectl at KUBECTL. By default that is a kubectl of the apiserver's
+# own release, built once next to the control-plane binaries from the same
+# hack/tools module (~30 s once the apiserver is built). A kubectl on PATH may
+# be another release or a wrapper (e.g. Google Cloud SDK's "dispatcher" build,
+# v1.32 on the project's machines, four minor releases behind the apiserver).
+# KUBECTL=/path/to/kubectl times any other.
+# Both bench-files and bench-live take minutes at 5k/150k (bench-live-5k:
+# ~10 min to load the apiserver, ~8 GB of memory).
+
+BENCH_FILES_NODES ?= 5000
+BENCH_FILES_PODS ?= 150000
+BENCH_FILES_RUNS ?= 3
+BENCH_FILES_DIR ?= $(or $(TMPDIR),/tmp)/schedcache-bench
+BENCH_FILE := $(BENCH_FILES_DIR)/cluster-$(BENCH_FILES_NODES)n-$(BENCH_FILES_PODS)p.json
+
+BENCH_LIVE_NODES ?= 1000
+BENCH_LIVE_PODS ?= 30000
+BENCH_LIVE_RUNS ?= 5
+# Extra flags for the bench-live test binary, e.g. -out=results.json, -tty=false
+# or -hold=30m (see the flags in hack/bench-live/bench_live_test.go). The
+# progress line shows after one second of listing, so below ~10,000 pods the
+# terminal checks need smaller pages to be exercised: -tty-chunk-size=10.
+BENCH_LIVE_FLAGS ?=
+# Where hack/e2e-binaries.sh puts the control-plane binaries.
+BENCH_K8S_VERSION := $(shell awk '$$1 == "k8s.io/kubernetes" { print $$2; exit }' hack/tools/go.mod)
+BENCH_BIN_DIR := $(or $(SCHEDCACHE_E2E_BIN_DIR),$(CURDIR)/hack/tools/bin/$(BENCH_K8S_VERSION))
+KUBECTL ?= $(BENCH_BIN_DIR)/kubectl
+TIME ?= /usr/bin/time
+
+# Extra flags for the bench-progress test binary, e.g. -interrupt-limit=1s.
+BENCH_PROGRESS_FLAGS ?=
+
+.PHONY: bench-files bench-live bench-live-5k bench-progress
+
+# kubectl of the apiserver's release, built like hack/e2e-binaries.sh builds
+# the control plane (which builds one only when none is on PATH).
+$(BENCH_BIN_DIR)/kubectl:
+	@mkdir -p $(@D)
+	cd hack/tools && GOWORK=off CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" $(GO) build -trimpath \
+		-ldflags "-s -w -X k8s.io/component-base/version.gitVersion=$(BENCH_K8S_VERSION) \
+		-X k8s.io/component-base/version.gitMajor=1 \
+		-X k8s.io/component-base/version.gitMinor=$(word 2,$(subst ., ,$(BENCH_K8S_VERSION))) \
+		-X k8s.io/component-base/version.gitTreeState=clean" \
+		-o $@.tmp k8s.io/kubernetes/cmd/kubectl
+	mv -f $@.tmp $@
+
+$(BENCH_FILE):
+	@mkdir -p $(@D)
+	$(GO) run ./hack/gen-cluster -nodes $(BENCH_FILES_NODES) -pods $(BENCH_FILES_PODS) -seed 1 -o $@
+
+bench-files: build $(BENCH_FILE)
+	@test -x $(TIME) || { echo "$(TIME) is missing: apt-get install time"; exit 1; }
+	@ls -l $(BENCH_FILE)
+	@for cmd in "dump" "dump -o json" "requested"; do \
+		for i in $$(seq $(BENCH_FILES_RUNS)); do \
+			$(TIME) -f "$$cmd -f: %e s wall, %U s user, %S s sys, %M KiB peak RSS" ./$(BIN) $$cmd -f $(BENCH_FILE) >/dev/null 2>$(BENCH_FILES_DIR)/stderr || { cat $(BENCH_FILES_DIR)/stderr; exit 1; }; \
+			tail -n 1 $(BENCH_FILES_DIR)/stderr; \
+		done; \
+	done
+
+bench-live: e2e-binaries build $(KUBECTL)
+	SCHEDCACHE_E2E_BIN_DIR=$(BENCH_BIN_DIR) $(GO) test -tags benchlive -count=1 -timeout 120m -run '^TestBenchLive$$' -v ./hack/bench-live \
+		-args -nodes $(BENCH_LIVE_NODES) -pods $(BENCH_LIVE_PODS) -runs $(BENCH_LIVE_RUNS) \
+		-plugin $(abspath $(BIN)) -kubectl $(abspath $(KUBECTL)) $(BENCH_LIVE_FLAGS)
+
+bench-live-5k:
+	$(MAKE) bench-live BENCH_LIVE_NODES=5000 BENCH_LIVE_PODS=150000
+
+bench-progress: build $(BENCH_FILE)
+	$(GO) test -tags benchlive -count=1 -timeout 60m -run '^TestProgressFakeAPI$$' -v ./hack/bench-live \
+		-args -input $(abspath $(BENCH_FILE)) -plugin $(abspath $(BIN)) $(BENCH_PROGRESS_FLAGS)
