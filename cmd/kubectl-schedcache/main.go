@@ -41,11 +41,15 @@ func main() {
 	// after the other one failed; the plugin reports errors itself, once.
 	klog.SetLogger(logr.Discard())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// The first Ctrl-C cancels the listing; once it has, a second one kills
+	// the process the default way (e.g. while a large output is written).
+	go func() { <-ctx.Done(); stop() }()
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
 	err := cmd.NewCmdSchedCache(streams).ExecuteContext(ctx)
+	msg, code := cmd.Outcome(ctx, err) // before stop(), which cancels ctx
 	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "error:", err)
+	if msg != "" {
+		fmt.Fprintln(os.Stderr, msg)
 	}
-	os.Exit(cmd.ExitCode(err))
+	os.Exit(code)
 }

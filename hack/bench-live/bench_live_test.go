@@ -45,6 +45,7 @@ var (
 	flagTTY            = flag.Bool("tty", true, "also run the plugin on a pseudo-terminal: progress line and ^C mid-listing")
 	flagTTYChunkSize   = flag.Int("tty-chunk-size", 0, "--chunk-size of the plugin on the terminal (0: its default); smaller pages make a small cluster's listing last long enough (over 1s) to show progress")
 	flagInterruptLimit = flag.Duration("interrupt-limit", 2*time.Second, "fail when the plugin takes longer than this to exit after ^C")
+	flagMaxGap         = flag.Duration("max-gap", time.Second, "fail when the progress line stands still longer than this between two updates (it is redrawn every 100ms while counts change)")
 	flagOut            = flag.String("out", "", "also write the results as JSON to this file")
 	flagHold           = flag.Duration("hold", 0, "keep the loaded cluster up this long after the measurements, for profiling by hand (its kubeconfig is printed; Ctrl-C ends it)")
 )
@@ -369,6 +370,9 @@ func checkPluginDump(t *testing.T, r runner, plugin, kubeconfig string, nodes, p
 	}
 }
 
+// interruptedExit is the plugin's exit code after ^C (README "Exit codes").
+const interruptedExit = 130
+
 // checkTerminal fails the test on what the terminal runs show is broken. A
 // run that did not exercise the check (the listing too short) only reports.
 func checkTerminal(t *testing.T, p *progressReport, i *interruptReport) {
@@ -378,8 +382,13 @@ func checkTerminal(t *testing.T, p *progressReport, i *interruptReport) {
 	if p.Updates > 0 && (!p.Monotonic || !p.Complete) {
 		t.Errorf("bench-live: progress line: %v", p)
 	}
-	if i.Sent && (i.ExitCode == 0 || i.ExitAfter > *flagInterruptLimit) {
-		t.Errorf("bench-live: ^C: %v (want a non-zero exit within -interrupt-limit=%v)", i, *flagInterruptLimit)
+	// Smooth: the counts move on a page at a time, so a long gap means the
+	// plugin stalled the line (GC pauses, a blocked writer, slow pages).
+	if p.Updates > 1 && p.MaxGap > *flagMaxGap {
+		t.Errorf("bench-live: progress line stood still for %v (-max-gap=%v): %v", p.MaxGap, *flagMaxGap, p)
+	}
+	if i.Sent && (i.ExitCode != interruptedExit || i.ExitAfter > *flagInterruptLimit) {
+		t.Errorf("bench-live: ^C: %v (want exit code %d within -interrupt-limit=%v)", i, interruptedExit, *flagInterruptLimit)
 	}
 }
 

@@ -1,6 +1,9 @@
 package cmd
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 // Exit codes of kubectl-schedcache (documented in README "Exit codes").
 const (
@@ -10,6 +13,9 @@ const (
 	ExitError = 1
 	// ExitUsage means bad flags or arguments (and, for "requested --pod", any error).
 	ExitUsage = 2
+	// ExitInterrupted means the command was interrupted (Ctrl-C): 128 + SIGINT,
+	// as a shell reports a command killed by it.
+	ExitInterrupted = 130
 )
 
 // exitError carries an explicit exit code through cobra's RunE.
@@ -39,4 +45,19 @@ func usageError(err error) error {
 		return nil
 	}
 	return &exitError{code: ExitUsage, err: err}
+}
+
+// Outcome returns what main writes to stderr for err (empty for nothing) and
+// the exit code, for the command tree run with ctx. When ctx was canceled
+// (main cancels it on SIGINT) and err is that cancellation, the message is
+// "interrupted" and the code ExitInterrupted, whatever was in flight: a
+// listing cut short reports no partial result.
+func Outcome(ctx context.Context, err error) (string, int) {
+	switch {
+	case err == nil:
+		return "", ExitOK
+	case ctx.Err() != nil && errors.Is(err, context.Canceled):
+		return "interrupted", ExitInterrupted
+	}
+	return "error: " + err.Error(), ExitCode(err)
 }
