@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -28,6 +27,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/schedcache/kubectl-schedcache/hack/bench-live/internal/jsonlist"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 	"github.com/schedcache/kubectl-schedcache/test/e2e/framework"
 )
@@ -241,8 +241,12 @@ func clusterObjects(t *testing.T, root string) ([]*corev1.Node, []*corev1.Pod) {
 	defer f.Close()
 	var nodes []*corev1.Node
 	var pods []*corev1.Pod
-	err = eachListItem(bufio.NewReaderSize(f, 1<<20), func(kind string, item []byte) error {
-		switch kind {
+	err = jsonlist.Each(bufio.NewReaderSize(f, 1<<20), func(item []byte) error {
+		var tm metav1.TypeMeta
+		if err := json.Unmarshal(item, &tm); err != nil {
+			return err
+		}
+		switch tm.Kind {
 		case "Node":
 			n := &corev1.Node{}
 			if err := json.Unmarshal(item, n); err != nil {
@@ -264,7 +268,7 @@ func clusterObjects(t *testing.T, root string) ([]*corev1.Node, []*corev1.Pod) {
 				OwnerReferences: p.OwnerReferences, GenerateName: p.GenerateName}
 			pods = append(pods, p)
 		default:
-			return fmt.Errorf("unexpected kind %q", kind)
+			return fmt.Errorf("unexpected kind %q", tm.Kind)
 		}
 		return nil
 	})
@@ -288,47 +292,6 @@ func clusterFile(t *testing.T, root string) string {
 		t.Fatalf("gen-cluster: %v\n%s", err, out)
 	}
 	return path
-}
-
-// eachListItem calls fn with the kind and JSON of every item of the v1 List
-// that r holds, one item in memory at a time.
-func eachListItem(r io.Reader, fn func(kind string, item []byte) error) error {
-	dec := json.NewDecoder(r)
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return fmt.Errorf("not a JSON object (%v)", err)
-	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if key != "items" {
-			if err := dec.Decode(&json.RawMessage{}); err != nil {
-				return err
-			}
-			continue
-		}
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-			return fmt.Errorf("items is not an array (%v)", err)
-		}
-		for dec.More() {
-			var item json.RawMessage
-			if err := dec.Decode(&item); err != nil {
-				return err
-			}
-			var tm metav1.TypeMeta
-			if err := json.Unmarshal(item, &tm); err != nil {
-				return err
-			}
-			if err := fn(tm.Kind, item); err != nil {
-				return err
-			}
-		}
-		if _, err := dec.Token(); err != nil { // ]
-			return err
-		}
-	}
-	return nil
 }
 
 // prerequisites creates what the generated pods refer to: the

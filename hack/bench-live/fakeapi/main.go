@@ -28,11 +28,8 @@ package main
 import (
 	"bufio"
 	"cmp"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"net"
 	"net/http"
@@ -45,6 +42,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/schedcache/kubectl-schedcache/hack/bench-live/internal/jsonlist"
 )
 
 // podFieldSelector is the one pod field selector served: the plugin's
@@ -210,43 +209,11 @@ func readItems(path string, fn func(runtime.Object) error) error {
 	}
 	defer f.Close()
 	deser := scheme.Codecs.UniversalDeserializer()
-	dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<20))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return fmt.Errorf("not a JSON object (%v)", err)
-	}
-	for dec.More() {
-		key, err := dec.Token()
+	return jsonlist.Each(bufio.NewReaderSize(f, 1<<20), func(item []byte) error {
+		obj, _, err := deser.Decode(item, nil, nil)
 		if err != nil {
 			return err
 		}
-		if key != "items" {
-			if err := dec.Decode(&json.RawMessage{}); err != nil {
-				return err
-			}
-			continue
-		}
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-			return fmt.Errorf("items is not an array (%v)", err)
-		}
-		for dec.More() {
-			var item json.RawMessage
-			if err := dec.Decode(&item); err != nil {
-				return err
-			}
-			obj, _, err := deser.Decode(item, nil, nil)
-			if err != nil {
-				return err
-			}
-			if err := fn(obj); err != nil {
-				return err
-			}
-		}
-		if _, err := dec.Token(); err != nil { // ]
-			return err
-		}
-	}
-	if _, err := dec.Token(); err != nil && !errors.Is(err, io.EOF) { // }
-		return err
-	}
-	return nil
+		return fn(obj)
+	})
 }
