@@ -32,7 +32,7 @@ golden:
 	$(GO) test ./pkg/cmd/... -update
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
+	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./pkg/...
 
 example: build
 	./$(BIN) dump -f examples/cluster.yaml
