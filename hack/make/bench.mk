@@ -35,7 +35,7 @@
 # v1.32 on the project's machines, four minor releases behind the apiserver).
 # KUBECTL=/path/to/kubectl times any other.
 # Both bench-files and bench-live take minutes at 5k/150k (bench-live-5k:
-# ~10 min to load the apiserver, ~8 GB of memory).
+# ~14 min to load the apiserver, which then needs ~16 GB and etcd ~1.5 GB).
 
 BENCH_FILES_NODES ?= 5000
 BENCH_FILES_PODS ?= 150000
