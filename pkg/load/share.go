@@ -44,11 +44,7 @@ func (s *listSharer) list(l corev1.ResourceList) corev1.ResourceList {
 	if len(l) == 0 {
 		return l
 	}
-	s.names = s.names[:0]
-	for name := range l {
-		s.names = append(s.names, name)
-	}
-	slices.Sort(s.names)
+	s.names = sortedKeys(s.names, l)
 	s.key.Reset()
 	for _, name := range s.names {
 		q := l[name]
@@ -62,6 +58,18 @@ func (s *listSharer) list(l corev1.ResourceList) corev1.ResourceList {
 	}
 	s.lists[s.key.String()] = l
 	return l
+}
+
+// sortedKeys returns the keys of m in order, in scratch's memory: the
+// sharer keys every list and map of every pod, so it reuses one slice
+// rather than allocate one per call (as slices.Sorted(maps.Keys(m)) would).
+func sortedKeys[K ~string, V any](scratch []K, m map[K]V) []K {
+	scratch = scratch[:0]
+	for k := range m {
+		scratch = append(scratch, k)
+	}
+	slices.Sort(scratch)
+	return scratch
 }
 
 // intern makes *v the shared copy of its text.
@@ -82,11 +90,7 @@ func (s *listSharer) stringMap(m map[string]string) map[string]string {
 	if len(m) == 0 {
 		return m
 	}
-	s.keys = s.keys[:0]
-	for k := range m {
-		s.keys = append(s.keys, k)
-	}
-	slices.Sort(s.keys)
+	s.keys = sortedKeys(s.keys, m)
 	s.key.Reset()
 	for _, k := range s.keys {
 		// Lengths first: keys and values may hold any character.
