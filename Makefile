@@ -25,6 +25,7 @@ vet:
 	$(GO) vet ./...
 	$(GO) vet -tags e2e ./test/e2e/...
 	hack/verify-code-patterns.sh
+	hack/verify-go-mod.sh
 
 lint: vet
 

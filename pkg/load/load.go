@@ -21,6 +21,7 @@ package load
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // Cluster is what the scheduler's informers would deliver: every Node, and
@@ -33,6 +34,13 @@ type Cluster struct {
 	// (or file) order. Unassigned pods (empty spec.nodeName) are included;
 	// the scheduler's queue, not its cache, holds those.
 	Pods []*corev1.Pod
+	// Objects are the other objects kube-scheduler's plugins read (volumes,
+	// storage and CSI objects, namespaces, the workloads PodTopologySpread's
+	// default constraints come from, PodDisruptionBudgets, DRA objects): one
+	// typed object (e.g. *corev1.PersistentVolumeClaim, *appsv1.ReplicaSet)
+	// per item, of the kinds listed in SchedulingKinds, in list (or file)
+	// order. Nil when the input had none or when they were not asked for.
+	Objects []runtime.Object
 	// Source describes where the objects came from, e.g.
 	// "cluster https://127.0.0.1:6443" or "file examples/cluster.yaml".
 	Source string

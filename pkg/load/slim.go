@@ -29,11 +29,7 @@ func slimPod(pod *corev1.Pod) {
 		slimContainer((*corev1.Container)(&pod.Spec.EphemeralContainers[i].EphemeralContainerCommon))
 	}
 	for i := range pod.Spec.Volumes {
-		// NodeInfo counts a pod's claims: persistentVolumeClaim and
-		// ephemeral volumes. Other sources only matter to the kubelet.
-		if v := &pod.Spec.Volumes[i]; v.PersistentVolumeClaim == nil && v.Ephemeral == nil {
-			v.VolumeSource = corev1.VolumeSource{}
-		}
+		slimVolume(&pod.Spec.Volumes[i])
 	}
 	for _, statuses := range [][]corev1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses, pod.Status.EphemeralContainerStatuses} {
 		for i := range statuses {
@@ -62,6 +58,18 @@ func trim[S ~[]E, E any](s S) S {
 		return s
 	}
 	return slices.Clone(s)
+}
+
+// slimVolume drops the sources that only the kubelet reads: config maps,
+// secrets, projections, the downward API, emptyDir and hostPath. Every
+// other source stays: claims and ephemeral volumes (NodeInfo's PVC counts,
+// VolumeBinding, VolumeZone), inline disks (VolumeRestrictions' conflicts)
+// and CSI or migratable in-tree volumes (NodeVolumeLimits).
+func slimVolume(v *corev1.Volume) {
+	s := &v.VolumeSource
+	if s.ConfigMap != nil || s.Secret != nil || s.Projected != nil || s.DownwardAPI != nil || s.EmptyDir != nil || s.HostPath != nil {
+		v.VolumeSource = corev1.VolumeSource{}
+	}
 }
 
 // slimContainer keeps a container's name, image, ports, resources, resize
