@@ -31,6 +31,58 @@ func (e *Evaluator) Evaluate(ctx context.Context, pod *v1.Pod) (*Verdict, error)
 	return c.run(ctx, 0)
 }
 
+// FilterAll runs the PreFilter and Filter plugins (with nominated pods) for
+// pod on every node, not only on the numFeasibleNodesToFind nodes a cycle
+// stops at, and neither scores nor runs PostFilter: it answers "which nodes
+// could take this pod now", node by node. The pod is evaluated as given,
+// pending or not (callers clear spec.nodeName to ask about a bound pod),
+// scheduling gates and deletion aside; the profile is its schedulerName's,
+// else the first profile of the configuration. The verdict is Scheduled
+// (Node empty) when some node passes, else Unschedulable with the
+// FailedScheduling message's node part.
+func (e *Evaluator) FilterAll(ctx context.Context, pod *v1.Pod) (*Verdict, error) {
+	fw, ok := e.frameworks[pod.Spec.SchedulerName]
+	if !ok {
+		fw = e.frameworks[e.cfg.SchedulerNames()[0]]
+	}
+	_ = e.pods.Add(pod)
+	c := &cycle{
+		e: e, fw: fw, pod: pod, all: true,
+		v:      &Verdict{Pod: pod, Profile: fw.ProfileName(), NumAllNodes: len(e.lister.list)},
+		state:  framework.NewCycleState(),
+		diag:   framework.Diagnosis{NodeToStatus: framework.NewDefaultNodeToStatus()},
+		status: map[string]*fwk.Status{},
+	}
+	return c.filterOnly(ctx)
+}
+
+func (c *cycle) filterOnly(ctx context.Context) (*Verdict, error) {
+	if len(c.e.lister.list) == 0 {
+		c.v.Result, c.v.Message = Unschedulable, noNodesMessage
+		return c.v, nil
+	}
+	preRes, s, unschedulable := c.fw.RunPreFilterPlugins(ctx, c.state, c.pod)
+	if !s.IsSuccess() {
+		if !s.IsRejected() {
+			return c.v, s.AsError()
+		}
+		c.diag.NodeToStatus.SetAbsentNodesStatus(s)
+		c.diag.PreFilterMsg = s.Message()
+		c.rejectAll(s)
+	} else if err := c.filter(ctx, c.candidates(preRes, unschedulable), 0); err != nil {
+		return c.v, err
+	}
+	c.v.FeasibleNodes = len(c.feasible)
+	c.v.EvaluatedNodes = len(c.e.lister.list)
+	if len(c.feasible) > 0 {
+		c.v.Result = Scheduled
+		return c.v, nil
+	}
+	c.v.Result = Unschedulable
+	c.v.Message = (&framework.FitError{Pod: c.pod, NumAllNodes: len(c.e.lister.list), Diagnosis: c.diag}).Error()
+	return c.v, nil
+}
+
 // cycle is one scheduling cycle of one pod (schedule_one.go's
 // schedulingAlgorithm and the functions it calls).
 type cycle struct {
@@ -48,6 +100,8 @@ type cycle struct {
 	feasible []fwk.NodeInfo
 	// batch is set for consecutive cycles (Schedule), nil for Evaluate.
 	batch *batchCycle
+	// all: filter every node (FilterAll), not only numFeasibleNodesToFind.
+	all bool
 }
 
 // newCycle applies what happens before a cycle: pods the scheduler never
@@ -226,6 +280,9 @@ func (c *cycle) fail(ctx context.Context) (*Verdict, error) {
 // numFeasibleNodesToFind applies the profile's percentageOfNodesToScore,
 // else the configuration's (cache.NumFeasibleNodesToFind mirrors upstream).
 func (c *cycle) numFeasibleNodesToFind(n int) int {
+	if c.all {
+		return n
+	}
 	if !c.fw.HasScorePlugins() {
 		return 1
 	}

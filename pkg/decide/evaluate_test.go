@@ -1,6 +1,8 @@
 package decide
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -247,4 +249,33 @@ func TestNominatedPods(t *testing.T) {
 		name: "higher priority ignores it", cluster: c, pod: pod("p").Priority(200).Req(cpu("1")).NodeSelector(map[string]string{v1.LabelHostname: "n1"}).Obj(),
 		want: want{result: Scheduled, node: "n1", filters: map[string]string{"n1": "Success", "n2": affinityMismatch}},
 	}})
+}
+
+// FilterAll filters every node, also past numFeasibleNodesToFind (100 of
+// these 150 identical nodes would end a cycle's scan), and neither scores
+// nor preempts.
+func TestFilterAll(t *testing.T) {
+	var ws []*st.NodeWrapper
+	for i := range 150 {
+		ws = append(ws, node(fmt.Sprintf("n-%03d", i)))
+	}
+	e := cluster{nodes: nodes(ws...)}.evaluator(t)
+	v, err := e.FilterAll(context.Background(), pod("p").Req(cpu("1")).Obj())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Result != Scheduled || v.Node != "" || v.FeasibleNodes != 150 || len(v.Nodes) != 150 || v.Nodes[0].Scores != nil {
+		t.Errorf("FilterAll: %s node %q, %d feasible of %d listed", v.Result, v.Node, v.FeasibleNodes, len(v.Nodes))
+	}
+	cv := evaluate(t, e, pod("q").Req(cpu("1")).Obj())
+	if cv.FeasibleNodes != 100 || cv.EvaluatedNodes != 100 {
+		t.Errorf("a cycle over 150 nodes: %d feasible of %d evaluated, want 100 of 100", cv.FeasibleNodes, cv.EvaluatedNodes)
+	}
+	v, err = e.FilterAll(context.Background(), pod("r").Req(cpu("3")).Obj())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Result != Unschedulable || v.Message != "0/150 nodes are available: 150 Insufficient cpu." {
+		t.Errorf("FilterAll of a pod too big: %s %q", v.Result, v.Message)
+	}
 }

@@ -13,7 +13,7 @@ type SchedulingReport struct {
 	// Source describes where the nodes and pods came from.
 	Source string `json:"source"`
 	// Config names the scheduler configuration: "default" or the --config file.
-	Config string `json:"config"`
+	Config string        `json:"config"`
 	Pods   []PodDecision `json:"pods"`
 }
 
