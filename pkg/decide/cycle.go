@@ -162,8 +162,11 @@ func (c *cycle) run(ctx context.Context, start int) (*Verdict, error) {
 		c.rejectAll(s)
 		return c.fail(ctx)
 	}
-	if nnn := c.nominatedOrHinted(c.batch.hint(ctx, c)); nnn != "" {
+	if nnn, why := c.nominatedOrHinted(c.batch.hint(ctx, c)); nnn != "" {
 		ok, err := c.tryNode(ctx, nnn)
+		if ok {
+			c.v.TakenFirst = why
+		}
 		if err != nil || ok {
 			return c.v, err
 		}
@@ -200,11 +203,11 @@ func rejected(name string, s *fwk.Status) NodeResult {
 // nominatedOrHinted is the node tried before all others: the pod's
 // status.nominatedNodeName (set by an earlier preemption), else the
 // OpportunisticBatching hint (evaluateNominatedNode, v1.36).
-func (c *cycle) nominatedOrHinted(hint string) string {
+func (c *cycle) nominatedOrHinted(hint string) (string, string) {
 	if nnn := c.pod.Status.NominatedNodeName; nnn != "" {
-		return nnn
+		return nnn, "nominated"
 	}
-	return hint
+	return hint, "hint"
 }
 
 // tryNode filters the pod on one node first; if it passes, the scheduler

@@ -10,6 +10,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	toolscache "k8s.io/client-go/tools/cache"
@@ -67,7 +68,9 @@ type Evaluator struct {
 	// (Schedule only; Evaluate always starts at 0).
 	nextStartNodeIndex int
 	// cycle counts sequential cycles, for OpportunisticBatching.
-	cycle  int64
+	cycle int64
+	// preempted: the node each pod was nominated to by Schedule's preemption.
+	preempted map[types.UID]string
 	cancel context.CancelFunc
 }
 
@@ -103,6 +106,7 @@ func New(ctx context.Context, in Input) (*Evaluator, error) {
 		lister:      newLister(),
 		nominator:   newNominator(),
 		victims:     newVictimRecorder(),
+		preempted:   map[types.UID]string{},
 		parallelism: par,
 		cancel:      cancel,
 	}

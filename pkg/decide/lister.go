@@ -169,6 +169,13 @@ func (n *nominator) UpdateNominatedPod(_ klog.Logger, oldPod *v1.Pod, newPodInfo
 	n.addLocked(newPodInfo, ni)
 }
 
+// replace takes other's nominations (other is not used afterwards).
+func (n *nominator) replace(other *nominator) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.byNode, n.nodeOf = other.byNode, other.nodeOf
+}
+
 func (n *nominator) NominatedPodsForNode(node string) []fwk.PodInfo {
 	n.mu.RLock()
 	defer n.mu.RUnlock()

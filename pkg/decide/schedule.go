@@ -43,9 +43,29 @@ func (e *Evaluator) Schedule(ctx context.Context, pod *v1.Pod) (*Verdict, error)
 	case v.Result == Scheduled:
 		e.nominator.DeleteNominatedPodIfExists(pod)
 	case v.Preemption != nil:
+		e.preempted[pod.UID] = v.Preemption.NominatedNode
 		e.nominator.AddNominatedPod(klog.Background(), newPodInfo(pod), &fwk.NominatingInfo{NominatedNodeName: v.Preemption.NominatedNode, NominatingMode: fwk.ModeOverride})
 	}
 	return v, nil
+}
+
+// SetPending replaces the pods the scheduler's queue holds: those of pods
+// with status.nominatedNodeName, or nominated by an earlier Schedule's
+// preemption, become the nominated pods. Callers that assume, bind or
+// forget pods between cycles (a simulation) call it with the pods that are
+// not in the cache, as the scheduler's queue drops a pod once it is bound
+// and takes it back when its binding fails.
+func (e *Evaluator) SetPending(pods []*v1.Pod) {
+	n := newNominator()
+	for _, p := range pods {
+		_ = e.pods.Add(p)
+		var ni *fwk.NominatingInfo
+		if node, ok := e.preempted[p.UID]; ok {
+			ni = &fwk.NominatingInfo{NominatedNodeName: node, NominatingMode: fwk.ModeOverride}
+		}
+		n.AddNominatedPod(klog.Background(), newPodInfo(p), ni)
+	}
+	e.nominator.replace(n)
 }
 
 // Refresh brings the Evaluator up to date with a newer snapshot of the same

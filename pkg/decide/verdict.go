@@ -45,6 +45,11 @@ type Verdict struct {
 	// need to evaluate (it stops after numFeasibleNodesToFind feasible nodes)
 	// are absent.
 	Nodes []NodeResult
+	// TakenFirst says why the node was chosen without scanning and scoring
+	// the others: "nominated" (the pod's status.nominatedNodeName, tried
+	// first) or "hint" (OpportunisticBatching's runner-up from the previous
+	// cycle of an identical pod); empty otherwise.
+	TakenFirst string
 	// NumAllNodes is the number of nodes in the snapshot (the N of "0/N nodes").
 	NumAllNodes int
 	// EvaluatedNodes and FeasibleNodes count what the cycle looked at, as the

@@ -54,7 +54,30 @@ func (s *Simulator) place(pod *v1.Pod) (*decide.Verdict, error) {
 		return nil, err
 	}
 	p.eval.Refresh(p.snap)
+	p.eval.SetPending(s.queued(pod))
 	return p.eval.Schedule(context.Background(), pod)
+}
+
+// queued lists the pods the scheduler's queue would hold now: the input's
+// pending pods and the simulated ones (next among them) that are not in the
+// cache (never assumed, forgotten, expired or removed).
+func (s *Simulator) queued(next *v1.Pod) []*v1.Pod {
+	var out []*v1.Pod
+	seen := map[string]bool{}
+	candidates := append(append([]*v1.Pod{}, s.model.Pending...), next)
+	for _, t := range s.pods.order {
+		candidates = append(candidates, t.orig)
+	}
+	for _, p := range candidates {
+		if seen[string(p.UID)] {
+			continue
+		}
+		seen[string(p.UID)] = true
+		if _, err := s.model.Cache.GetPod(p); err != nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // Close releases the decision engine, if one was built.
@@ -79,6 +102,12 @@ func rejections(v *decide.Verdict) []NodeReasons {
 // placedNote describes a placement: the node's score among the feasible
 // nodes, or that it was the only one.
 func placedNote(v *decide.Verdict) string {
+	switch v.TakenFirst {
+	case "nominated":
+		return "kube-scheduler's choice: its nominated node, tried first, passes every filter"
+	case "hint":
+		return "kube-scheduler's choice: the previous identical pod's runner-up (batching hint) passes every filter"
+	}
 	if v.FeasibleNodes <= 1 {
 		return fmt.Sprintf("kube-scheduler's choice: the only feasible node of %d", v.NumAllNodes)
 	}
