@@ -71,7 +71,7 @@ type Evaluator struct {
 	cycle int64
 	// preempted: the node each pod was nominated to by Schedule's preemption.
 	preempted map[types.UID]string
-	cancel context.CancelFunc
+	cancel    context.CancelFunc
 }
 
 // New builds the frameworks of every profile of in.Config over in, the way
