@@ -70,39 +70,97 @@ func TestExampleMatchesHandComputation(t *testing.T) {
 	}
 }
 
-// TestExamplePendingFit checks requested --pod against the hand analysis of
-// the example's pending pods in examples/README.md.
-func TestExamplePendingFit(t *testing.T) {
-	tests := []struct {
-		pod  string
-		code int
-		fits []string
-	}{
-		{"reports/pdf-renderer-7b6c5d9f8-zm3qp", 0, []string{"gpu-b-1", "hugepages-c-1", "infra-a-1", "legacy-c-1",
-			"worker-a-1", "worker-a-2", "worker-a-3", "worker-b-2", "worker-c-1", "worker-c-2"}},
-		{"ml/llama-finetune-worker-0", 1, nil},
-		{"analytics/trino-coordinator-6d9c7b8f5-kq4wz", 1, nil},
-		{"shop/fraud-scorer-6c7d8b9f5-p5lzn", 1, nil},
+// pendingReference is the hand analysis of the example's pending pods in
+// examples/README.md ("Pending pods: what kube-scheduler decides"): the
+// FailedScheduling message and the Filter plugin that rejects each node.
+var pendingReference = map[string]struct {
+	message string
+	plugins map[string]string // node → plugin; nodes not listed: NodeResourcesFit
+}{
+	"reports/pdf-renderer-7b6c5d9f8-zm3qp": {
+		"0/12 nodes are available: 1 node(s) were unschedulable, 2 node(s) had untolerated taint(s), 9 node(s) didn't match Pod's node affinity/selector. no new claims to deallocate, preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.",
+		map[string]string{"worker-b-2": "NodeUnschedulable", "gpu-b-1": "TaintToleration", "infra-a-1": "TaintToleration",
+			"hugepages-c-1": "NodeAffinity", "legacy-c-1": "NodeAffinity", "small-b-1": "NodeAffinity", "worker-a-1": "NodeAffinity", "worker-a-2": "NodeAffinity",
+			"worker-a-3": "NodeAffinity", "worker-b-1": "NodeAffinity", "worker-c-1": "NodeAffinity", "worker-c-2": "NodeAffinity"},
+	},
+	"ml/llama-finetune-worker-0": {
+		"0/12 nodes are available: 1 Too many pods, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 10 Insufficient nvidia.com/gpu, 4 Insufficient memory, 8 Insufficient cpu. no new claims to deallocate, preemption: 0/12 nodes are available: 1 No preemption victims found for incoming pod, 11 Preemption is not helpful for scheduling.",
+		map[string]string{"worker-b-2": "NodeUnschedulable", "infra-a-1": "TaintToleration"},
+	},
+	"analytics/trino-coordinator-6d9c7b8f5-kq4wz": {
+		"0/12 nodes are available: 1 Too many pods, 1 node(s) were unschedulable, 2 node(s) had untolerated taint(s), 8 Insufficient cpu, 9 Insufficient memory. no new claims to deallocate, preemption: 0/12 nodes are available: 12 Preemption is not helpful for scheduling.",
+		map[string]string{"worker-b-2": "NodeUnschedulable", "gpu-b-1": "TaintToleration", "infra-a-1": "TaintToleration"},
+	},
+	"shop/fraud-scorer-6c7d8b9f5-p5lzn": {
+		"0/12 nodes are available: 1 Insufficient memory, 1 Too many pods, 1 node(s) were unschedulable, 2 node(s) had untolerated taint(s), 9 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to a terminating pod on the nominated node.",
+		map[string]string{"worker-b-2": "NodeUnschedulable", "gpu-b-1": "TaintToleration", "infra-a-1": "TaintToleration"},
+	},
+}
+
+// TestExampleWhy checks "why -A" on the example against the hand analysis.
+func TestExampleWhy(t *testing.T) {
+	r := run(t, "", "why", "-A", "-f", example, "-o", "json")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (pods stay pending): %s", r.code, r.stderr)
 	}
-	for _, tc := range tests {
-		t.Run(tc.pod, func(t *testing.T) {
-			r := run(t, "", "requested", "-f", example, "--pod", tc.pod, "-o", "json")
-			if r.code != tc.code {
-				t.Fatalf("exit %d, want %d: %s", r.code, tc.code, r.stderr)
+	var rep v1alpha1.SchedulingReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Pods) != len(pendingReference) {
+		t.Fatalf("%d pods, want %d", len(rep.Pods), len(pendingReference))
+	}
+	for _, p := range rep.Pods {
+		want, ok := pendingReference[p.Pod]
+		if !ok || p.Result != "unschedulable" || p.Message != want.message {
+			t.Errorf("%s: %s %q\nwant unschedulable %q", p.Pod, p.Result, p.Message, want.message)
+		}
+		checkPlugins(t, p.Pod, p.Nodes, want.plugins)
+	}
+}
+
+func checkPlugins(t *testing.T, pod string, nodes []v1alpha1.NodeDecision, want map[string]string) {
+	t.Helper()
+	if len(nodes) != 12 {
+		t.Errorf("%s: %d nodes evaluated, want 12", pod, len(nodes))
+	}
+	for _, n := range nodes {
+		plugin := want[n.Name]
+		if plugin == "" {
+			plugin = "NodeResourcesFit"
+		}
+		if n.Plugin != plugin {
+			t.Errorf("%s on %s: rejected by %q (%s), want %s", pod, n.Name, n.Plugin, n.Filter, plugin)
+		}
+	}
+}
+
+// TestExamplePendingFit: "requested --pod" agrees with the same analysis:
+// each pending pod passes the filters on no node (exit 1), rejected on each
+// node by the same plugin.
+func TestExamplePendingFit(t *testing.T) {
+	for pod, want := range pendingReference {
+		t.Run(pod, func(t *testing.T) {
+			r := run(t, "", "requested", "-f", example, "--pod", pod, "-o", "json")
+			if r.code != 1 {
+				t.Fatalf("exit %d, want 1: %s", r.code, r.stderr)
 			}
 			var rep v1alpha1.RequestedReport
 			if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 				t.Fatal(err)
 			}
-			var fits []string
+			var nodes []v1alpha1.NodeDecision
 			for _, n := range rep.Nodes {
-				if n.Fit != nil && n.Fit.Fits {
-					fits = append(fits, n.Name)
+				if n.Placeholder {
+					continue
 				}
+				if n.Fit == nil || n.Fit.Fits {
+					t.Errorf("%s: fits %s", pod, n.Name)
+					continue
+				}
+				nodes = append(nodes, v1alpha1.NodeDecision{Name: n.Name, Plugin: n.Fit.Plugin})
 			}
-			if diff := cmp.Diff(tc.fits, fits); diff != "" {
-				t.Errorf("nodes the pod fits (-want,+got):\n%s", diff)
-			}
+			checkPlugins(t, pod, nodes, want.plugins)
 		})
 	}
 }

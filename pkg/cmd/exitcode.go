@@ -22,6 +22,9 @@ const (
 type exitError struct {
 	code int
 	err  error
+	// silent: the command already said everything (e.g. "why" exits 1
+	// when a pod would stay Pending, after printing why); no error line.
+	silent bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -58,6 +61,10 @@ func Outcome(ctx context.Context, err error) (string, int) {
 		return "", ExitOK
 	case ctx.Err() != nil && errors.Is(err, context.Canceled):
 		return "interrupted", ExitInterrupted
+	}
+	var ee *exitError
+	if errors.As(err, &ee) && ee.silent {
+		return "", ee.code
 	}
 	return "error: " + err.Error(), ExitCode(err)
 }

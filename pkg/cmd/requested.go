@@ -7,9 +7,12 @@ import (
 	"github.com/spf13/cobra"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 	"github.com/schedcache/kubectl-schedcache/pkg/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
@@ -97,12 +100,16 @@ func (o *RequestedOptions) Run(cmd *cobra.Command) error {
 	return err
 }
 
-var errFitsNoNode = errors.New("the pod fits no node by resources")
+var errFitsNoNode = errors.New("the pod passes kube-scheduler's filters on no node")
 
 func (o *RequestedOptions) fitting() bool { return o.Pod != "" || o.PodFile != "" }
 
 func (o *RequestedOptions) run(cmd *cobra.Command) error {
-	m, err := o.Input.LoadModel(cmd.Context(), o.IOStreams, cache.Options{})
+	cluster, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	if err != nil {
+		return err
+	}
+	m, err := model.Build(cluster, cache.Options{})
 	if err != nil {
 		return err
 	}
@@ -110,7 +117,12 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	r := views.Requested(m, views.RequestedOptions{Selector: o.selector, FitPod: fit})
+	r := views.Requested(m, views.RequestedOptions{Selector: o.selector})
+	if fit != nil {
+		if err := o.withFits(cmd, r, m, cluster.Objects, fit); err != nil {
+			return err
+		}
+	}
 	if err := views.SortRequested(r, o.SortBy); err != nil {
 		return err
 	}
@@ -125,6 +137,44 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 		return &exitError{code: ExitError, err: errFitsNoNode}
 	}
 	return nil
+}
+
+// withFits evaluates pod with kube-scheduler's filters on every node and
+// adds a FITS verdict per node to r. A pod bound to a node is evaluated as
+// if it were pending: a copy without spec.nodeName and status, against the
+// cluster without the pod (its requests are not counted twice); r, made
+// before, still counts it where it is.
+func (o *RequestedOptions) withFits(cmd *cobra.Command, r *v1alpha1.RequestedReport, m *model.Model, objects []runtime.Object, pod *v1.Pod) error {
+	if pod.Spec.NodeName != "" {
+		if err := m.Cache.RemovePod(pod); err != nil {
+			return err
+		}
+		fmt.Fprintf(o.ErrOut, "note: pod %s/%s is bound to node %s; it is evaluated as if it were pending, without its own requests on that node\n", pod.Namespace, pod.Name, pod.Spec.NodeName)
+		pod = asPending(pod)
+	}
+	snap := cache.NewEmptySnapshot()
+	if err := m.Cache.UpdateSnapshot(snap); err != nil {
+		return err
+	}
+	e, err := decide.New(cmd.Context(), decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects})
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	v, err := e.FilterAll(cmd.Context(), pod)
+	if err != nil {
+		return err
+	}
+	views.AttachFits(r, pod, v, nil)
+	return nil
+}
+
+// asPending is a bound pod as it was before scheduling: no node, no status.
+func asPending(pod *v1.Pod) *v1.Pod {
+	p := pod.DeepCopy()
+	p.Spec.NodeName = ""
+	p.Status = v1.PodStatus{}
+	return p
 }
 
 // fitPod resolves --pod-file or --pod to the pod to check, or nil.

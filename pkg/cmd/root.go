@@ -40,6 +40,7 @@ the zone round-robin node order, and simulated assume/forget/expire outcomes.`,
 		NewCmdNextNodes(streams),
 		NewCmdSnapshot(streams),
 		NewCmdSimulate(streams),
+		NewCmdWhy(streams),
 		NewCmdVersion(streams),
 	)
 	return root

@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 	"github.com/schedcache/kubectl-schedcache/pkg/simulate"
 )
@@ -27,11 +28,14 @@ its binding finishes (FinishBinding) and then, per --bind:
 
 Pods come from --pod-file and --pending: the input's unassigned pods of the
 namespace of -n, or else of the kubeconfig's current namespace ("default" if
-none), or of all namespaces with -A, filtered by -l on pod labels. Each pod is
-assumed on --node (without a fit check), or on the first node NodeTree.Next (the
-v1.18 zone round-robin, continuing from pod to pod) offers where it fits by
-resources against the cache at that moment, earlier assumed pods included; a
-pod that fits no node is reported unschedulable and not assumed.
+none), or of all namespaces with -A, filtered by -l on pod labels. They are
+taken in the scheduling queue's order (higher priority first, then earlier
+creation; --pod-file pods last) and each is assumed on --node (without a fit
+check), or where kube-scheduler v1.36 would place it (its own filters and
+scores, default profile or --config) against the cache at that moment, earlier
+assumed pods included; a pod no node takes is reported unschedulable, with the
+scheduler's FailedScheduling message, and not assumed. Placement is always
+v1.36's; --kube-version and --ttl shape the cache's assumed-pod expiry.
 
 The TTL is --ttl, else the default of kube-scheduler --kube-version, else of the
 live API server's version (when reading a live cluster), else of the latest
@@ -83,6 +87,7 @@ type SimulateOptions struct {
 	CleanupPeriod time.Duration
 	Until         time.Duration
 	Script        string
+	ConfigFile    string
 	genericiooptions.IOStreams
 
 	// timelineFlags are the timeline-only duration flags given on the
@@ -124,7 +129,8 @@ func NewCmdSimulate(streams genericiooptions.IOStreams) *cobra.Command {
 	f.BoolVar(&o.Pending, "pending", o.Pending, "Simulate the input's pending (unassigned) pods of the namespace (see -n, -A, -l)")
 	f.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "With --pending, the pending pods of all namespaces")
 	f.StringVarP(&o.Selector, "selector", "l", o.Selector, "With --pending, only pods matching this label selector")
-	f.StringVar(&o.Node, "node", o.Node, "Assume every pod on this node, without a fit check (default: NodeTree.Next placement by resources)")
+	f.StringVar(&o.Node, "node", o.Node, "Assume every pod on this node, without a fit check (default: where kube-scheduler v1.36 would place it)")
+	f.StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file whose profiles place the pods (default: kube-scheduler's default configuration)")
 	f.StringVar(&o.Bind, "bind", o.Bind, "Binding outcome: confirm (Add event), fail (ForgetPod) or lost (no Add event)")
 	f.StringArrayVar(&o.BindFor, "bind-for", o.BindFor, "Binding outcome of one pod, NAMESPACE/NAME=confirm|fail|lost (repeatable)")
 	f.StringVar(&o.TTL, "ttl", o.TTL, "Assumed-pod TTL, e.g. 30s; 0 never expires (default: that of --kube-version or the server)")
@@ -136,6 +142,14 @@ func NewCmdSimulate(streams genericiooptions.IOStreams) *cobra.Command {
 	_ = cmd.RegisterFlagCompletionFunc("node", completeNodeNames(o.Input))
 	_ = cmd.RegisterFlagCompletionFunc("bind", cobra.FixedCompletions(outcomeNames(), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// schedulerConfig is --config, or nil for kube-scheduler's default.
+func (o *SimulateOptions) schedulerConfig() (*decide.Config, error) {
+	if o.ConfigFile == "" {
+		return nil, nil
+	}
+	return decide.LoadConfigFile(o.ConfigFile)
 }
 
 // noteTimelineFlags records which timeline-only duration flags were given:
@@ -265,16 +279,17 @@ func (o *SimulateOptions) validateDurations() error {
 
 // checkTicks refuses timelines with too many cleanup ticks.
 func (o *SimulateOptions) checkTicks(ttl time.Duration) error {
-	if err := o.simOptions(ttl).Validate(); err != nil {
+	if err := o.simOptions(ttl, nil).Validate(); err != nil {
 		return fmt.Errorf("--until/--cleanup-period: %w", err)
 	}
 	return nil
 }
 
-func (o *SimulateOptions) simOptions(ttl time.Duration) simulate.Options {
+func (o *SimulateOptions) simOptions(ttl time.Duration, cfg *decide.Config) simulate.Options {
 	return simulate.Options{
 		TTL: ttl, Bind: o.bind, BindFor: o.bindFor, Node: o.Node,
 		BindLatency: o.BindLatency, CleanupPeriod: o.CleanupPeriod, Until: o.Until,
+		SchedulerConfig: cfg,
 	}
 }
 
@@ -297,10 +312,15 @@ func (o *SimulateOptions) Run(cmd *cobra.Command) error {
 	if err := o.checkTicks(ttl.TTL); err != nil {
 		return usageError(err)
 	}
-	sim, err := simulate.New(cluster, o.simOptions(ttl.TTL))
+	cfg, err := o.schedulerConfig()
 	if err != nil {
 		return err
 	}
+	sim, err := simulate.New(cluster, o.simOptions(ttl.TTL, cfg))
+	if err != nil {
+		return err
+	}
+	defer sim.Close()
 	pods, err := o.podsToSimulate(sim.Model())
 	if err != nil {
 		return err
@@ -310,7 +330,7 @@ func (o *SimulateOptions) Run(cmd *cobra.Command) error {
 	if steps != nil {
 		res, err = sim.RunScript(steps, pods)
 	} else {
-		res, err = sim.Run(pods)
+		res, err = sim.Run(decide.QueueOrder(pods))
 	}
 	if err != nil {
 		return usageError(err)

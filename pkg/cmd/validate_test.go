@@ -69,10 +69,13 @@ func TestExitCodes(t *testing.T) {
 		{"bad output", []string{"dump", "-f", edge, "-o", "bogus"}, 2, "unknown output format"},
 		{"missing file", []string{"dump", "-f", "testdata/nope.yaml"}, 1, "testdata/nope.yaml"},
 		{"unknown node", []string{"dump", "-f", edge, "--node", "nope"}, 1, `node "nope" not found in the cache`},
-		{"pending pod fits nowhere", []string{"requested", "-f", edge, "--pod", "apps/waiting"}, 1, "fits 0 of 2 nodes"},
-		{"bound pod copy fits", []string{"requested", "-f", edge, "--pod", "apps/sidecar"}, 0, "fits 1 of 2 nodes"},
+		{"pending pod fits nowhere", []string{"requested", "-f", edge, "--pod", "apps/waiting"}, 1, "filters on 0 of 2 nodes"},
+		// As if pending: plain has no pod slot left; on legacy the nominated
+		// apps/waiting (3 cpu) leaves no cpu, but zero-cpu requests none.
+		{"bound pod copy fits", []string{"requested", "-f", edge, "--pod", "default/zero-cpu"}, 0, "filters on 1 of 2 nodes"},
 		{"unknown pod is an error", []string{"requested", "-f", edge, "--pod", "apps/nope"}, 2, "pod apps/nope not found"},
-		{"pod file", []string{"requested", "-f", edge, "--pod-file", "testdata/pods/small.yaml"}, 0, "fits 1 of 2 nodes"},
+		// 500m: legacy has no cpu left once the nominated apps/waiting counts.
+		{"pod file", []string{"requested", "-f", edge, "--pod-file", "testdata/pods/small.yaml"}, 1, "filters on 0 of 2 nodes"},
 		{"pod file with two pods", []string{"requested", "-f", edge, "--pod-file", edge}, 2, "want exactly one non-terminal pod"},
 	}
 	for _, tc := range tests {

@@ -82,6 +82,9 @@ func fitCell(f *v1alpha1.Fit, color bool) string {
 		return "yes"
 	}
 	s := "no: " + strings.Join(f.Reasons, ", ")
+	if f.Plugin != "" {
+		s = "no: " + f.Plugin + ": " + strings.Join(f.Reasons, ", ")
+	}
 	if color {
 		return red(s)
 	}
@@ -99,6 +102,6 @@ func FitSummary(r *v1alpha1.RequestedReport) string {
 			nodes++
 		}
 	}
-	return fmt.Sprintf("pod %s/%s (requests cpu %s, memory %s) fits %d of %d nodes by resources",
+	return fmt.Sprintf("pod %s/%s (requests cpu %s, memory %s) passes kube-scheduler's filters on %d of %d nodes",
 		r.Pod.Namespace, r.Pod.Name, MilliCPU(r.Pod.Requested.MilliCPU), Bytes(r.Pod.Requested.Memory), r.Pod.FitsNodes, nodes)
 }

@@ -96,7 +96,7 @@ func apiPod(p *PodOutcome) v1alpha1.SimulatedPod {
 		State:     string(p.State), Node: p.Node, Detail: p.Detail,
 	}
 	for _, u := range p.Unschedulable {
-		out.Unschedulable = append(out.Unschedulable, v1alpha1.NodeReasons{Node: u.Node, Reasons: u.Reasons})
+		out.Unschedulable = append(out.Unschedulable, v1alpha1.NodeReasons{Node: u.Node, Plugin: u.Plugin, Reasons: u.Reasons})
 	}
 	return out
 }

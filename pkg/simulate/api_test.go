@@ -44,7 +44,7 @@ func TestSimulationTimelineSettings(t *testing.T) {
 	}
 	q := out.Pods[1]
 	if q.State != "Unschedulable" || q.Requested != (v1alpha1.NodeUsage{MilliCPU: 8000, Memory: 1 << 30, Pods: 1}) ||
-		!cmp.Equal(q.Unschedulable, []v1alpha1.NodeReasons{{Node: "n1", Reasons: []string{"Insufficient cpu"}}}) {
+		!cmp.Equal(q.Unschedulable, []v1alpha1.NodeReasons{{Node: "n1", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}}}) {
 		t.Errorf("pod q %+v", q)
 	}
 	n := out.Nodes[0]

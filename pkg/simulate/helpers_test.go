@@ -32,7 +32,9 @@ func pod(ns, name, nodeName, cpu, mem string) *v1.Pod {
 	return &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, UID: types.UID("uid-" + ns + "-" + name)},
 		Spec: v1.PodSpec{
-			NodeName: nodeName,
+			// As the API server defaults it.
+			SchedulerName: v1.DefaultSchedulerName,
+			NodeName:      nodeName,
 			Containers: []v1.Container{{Name: "c", Resources: v1.ResourceRequirements{Requests: v1.ResourceList{
 				v1.ResourceCPU: resource.MustParse(cpu), v1.ResourceMemory: resource.MustParse(mem),
 			}}}},

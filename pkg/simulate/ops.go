@@ -7,33 +7,41 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 )
 
 // This file holds the pod operations shared by the timeline and scripts.
 // Each records exactly one cache call.
 
 // assume assumes a copy of base with spec.nodeName set to node, or to the
-// node placement picks when node is "" (recording an unschedulable event,
-// and assuming nothing, when none fits). It reports whether the cache
-// accepted the pod.
+// node kube-scheduler would choose when node is "" (recording an
+// unschedulable event with the scheduler's message, and assuming nothing,
+// when no node passes its filters). It reports whether the cache accepted
+// the pod.
 func (s *Simulator) assume(t *tracked, base *v1.Pod, node string) bool {
-	// base may be an inline object with other requests than the pod as given.
-	req := cache.ComputePodResource(base, cache.DefaultFeatureGates()).Resource
 	note := ""
 	if node != "" {
 		// An explicit node is not checked, as a bind by hand is not; the
 		// note shows when it over-commits.
+		req := cache.ComputePodResource(base, cache.DefaultFeatureGates()).Resource
 		if reasons := s.fitReasons(&req, node); len(reasons) > 0 {
 			note = "no fit check: " + strings.Join(reasons, ", ")
 		}
 	} else {
-		var skipped []NodeReasons
-		if node, skipped = s.place(&req); node == "" {
-			t.unschedulable, t.unschedulableNote = skipped, unschedulableNote(skipped, s.tree.NumNodes())
+		v, err := s.place(base)
+		if err != nil {
+			s.emit(Event{Kind: EventUnschedulable, Pod: base, Err: err})
+			return false
+		}
+		if v.Result != decide.Scheduled {
+			t.unschedulable, t.unschedulableNote = rejections(v), unschedulableNote(v)
+			if v.Result != decide.Unschedulable {
+				t.unschedulableNote = string(v.Result) + ": " + v.Message
+			}
 			s.emit(Event{Kind: EventUnschedulable, Pod: base, Note: t.unschedulableNote})
 			return false
 		}
-		note = skippedNote(skipped)
+		node, note = v.Node, placedNote(v)
 	}
 	obj := base.DeepCopy()
 	obj.Spec.NodeName = node

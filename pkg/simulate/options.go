@@ -2,7 +2,9 @@ package simulate
 
 import (
 	"errors"
+
 	"fmt"
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 	"strings"
 	"time"
 )
@@ -73,8 +75,11 @@ type Options struct {
 	// BindFor overrides Bind per pod, keyed by "namespace/name" (timeline).
 	BindFor map[string]Outcome
 	// Node, if set, is where every pod is assumed, without a fit check
-	// (timeline). Empty: NodeTree.Next placement by resources.
+	// (timeline). Empty: wherever kube-scheduler would place it.
 	Node string
+	// SchedulerConfig is the kube-scheduler configuration placement runs
+	// with; nil means the default one.
+	SchedulerConfig *decide.Config
 	// BindLatency is the time from AssumePod to FinishBinding (timeline).
 	BindLatency time.Duration
 	// CleanupPeriod is the interval of cleanup ticks (timeline); 0 means

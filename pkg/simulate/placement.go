@@ -1,35 +1,132 @@
 package simulate
 
 import (
+	"context"
 	"fmt"
-	"sort"
-	"strings"
+
+	v1 "k8s.io/api/core/v1"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 )
 
-// place picks a node the way the v1.18 scheduler walked its NodeTree: up to
-// NumNodes calls of the stateful Next(), taking the first node on which the
-// pod fits by resources (NodeResourcesFit's checks only: no taints,
-// selectors or affinity) against the cache as it is now, assumed pods
-// included. It returns "" when no node fits, and the reasons of every node
-// it skipped.
-func (s *Simulator) place(req *cache.Resource) (string, []NodeReasons) {
-	// One Dump per placement: the cache does not change while we look.
-	dump := s.model.Cache.Dump()
-	var skipped []NodeReasons
-	for i, n := 0, s.tree.NumNodes(); i < n; i++ {
-		name := s.tree.Next()
-		reasons := []string{"node not in the cache"}
-		if ni := dump.Nodes[name]; ni != nil && ni.Node() != nil {
-			reasons = cache.InsufficientResources(req, ni)
-		}
-		if len(reasons) == 0 {
-			return name, skipped
-		}
-		skipped = append(skipped, NodeReasons{Node: name, Reasons: reasons})
+// placement decides where pods go the way kube-scheduler v1.36 does: a
+// decide.Evaluator runs each pod's scheduling cycle (every default plugin,
+// or the --config profiles) over a snapshot of the simulation's cache, and
+// consecutive placements behave as consecutive cycles (the scan start
+// rotates, batching hints apply). The snapshot is brought up to date before
+// every placement, so each pod sees the pods assumed, forgotten or expired
+// before it.
+type placement struct {
+	eval *decide.Evaluator
+	snap *cache.Snapshot
+}
+
+// placer returns the simulation's placement, built on first use.
+func (s *Simulator) placer() (*placement, error) {
+	if s.placement != nil {
+		return s.placement, nil
 	}
-	return "", skipped
+	p := &placement{snap: cache.NewEmptySnapshot()}
+	if err := s.model.Cache.UpdateSnapshot(p.snap); err != nil {
+		return nil, err
+	}
+	e, err := decide.New(context.Background(), decide.Input{
+		Snapshot: p.snap, Pending: s.model.Pending, Objects: s.objects, Config: s.opts.SchedulerConfig,
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.eval = e
+	s.placement = p
+	return p, nil
+}
+
+// place runs the pod's scheduling cycle against the cache as it is now,
+// assumed pods included. A pod that is unschedulable gets its
+// FailedScheduling message and, per node, the filter that rejected it.
+func (s *Simulator) place(pod *v1.Pod) (*decide.Verdict, error) {
+	p, err := s.placer()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.model.Cache.UpdateSnapshot(p.snap); err != nil {
+		return nil, err
+	}
+	p.eval.Refresh(p.snap)
+	p.eval.SetPending(s.queued(pod))
+	return p.eval.Schedule(context.Background(), pod)
+}
+
+// queued lists the pods the scheduler's queue would hold now: the input's
+// pending pods and the simulated ones (next among them) that are not in the
+// cache (never assumed, forgotten, expired or removed).
+func (s *Simulator) queued(next *v1.Pod) []*v1.Pod {
+	var out []*v1.Pod
+	seen := map[string]bool{}
+	candidates := append(append([]*v1.Pod{}, s.model.Pending...), next)
+	for _, t := range s.pods.order {
+		candidates = append(candidates, t.orig)
+	}
+	for _, p := range candidates {
+		if seen[string(p.UID)] {
+			continue
+		}
+		seen[string(p.UID)] = true
+		if _, err := s.model.Cache.GetPod(p); err != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Close releases the decision engine, if one was built.
+func (s *Simulator) Close() {
+	if s.placement != nil {
+		s.placement.eval.Close()
+	}
+}
+
+// rejections lists, for an unschedulable verdict, each evaluated node with
+// the Filter plugin that rejected it and its reasons.
+func rejections(v *decide.Verdict) []NodeReasons {
+	var out []NodeReasons
+	for _, n := range v.Nodes {
+		if !n.Feasible {
+			out = append(out, NodeReasons{Node: n.Name, Plugin: n.Plugin, Reasons: n.Reasons})
+		}
+	}
+	return out
+}
+
+// placedNote describes a placement: the node's score among the feasible
+// nodes, or that it was the only one.
+func placedNote(v *decide.Verdict) string {
+	switch v.TakenFirst {
+	case "nominated":
+		return "kube-scheduler's choice: its nominated node, tried first, passes every filter"
+	case "hint":
+		return "kube-scheduler's choice: the previous identical pod's runner-up (batching hint) passes every filter"
+	}
+	if v.FeasibleNodes <= 1 {
+		return fmt.Sprintf("kube-scheduler's choice: the only feasible node of %d", v.NumAllNodes)
+	}
+	for _, n := range v.Nodes {
+		if n.Name == v.Node {
+			return fmt.Sprintf("kube-scheduler's choice: score %d, highest of %d feasible nodes", n.Total, v.FeasibleNodes)
+		}
+	}
+	return fmt.Sprintf("kube-scheduler's choice of %d feasible nodes", v.FeasibleNodes)
+}
+
+// unschedulableNote is the FailedScheduling message, plus what preemption
+// would do.
+func unschedulableNote(v *decide.Verdict) string {
+	msg := v.Message
+	if p := v.Preemption; p != nil {
+		msg += fmt.Sprintf(" (preemption would nominate %s and evict %d pods)", p.NominatedNode, len(p.Victims))
+	}
+	return msg
 }
 
 // fitReasons is why a pod does not fit node by resources now; nil when
@@ -41,49 +138,4 @@ func (s *Simulator) fitReasons(req *cache.Resource, node string) []string {
 		return nil
 	}
 	return cache.InsufficientResources(req, ni)
-}
-
-// unschedulableNote summarises why no node fits, in the scheduler's
-// "0/N nodes are available" shape: each reason with the number of nodes
-// it applies to, in reason order.
-func unschedulableNote(skipped []NodeReasons, numNodes int) string {
-	if numNodes == 0 {
-		return "0/0 nodes are available: no nodes"
-	}
-	counts := map[string]int{}
-	for _, s := range skipped {
-		for _, r := range s.Reasons {
-			counts[r]++
-		}
-	}
-	reasons := make([]string, 0, len(counts))
-	for r := range counts {
-		reasons = append(reasons, r)
-	}
-	sort.Strings(reasons)
-	parts := make([]string, len(reasons))
-	for i, r := range reasons {
-		parts[i] = fmt.Sprintf("%d %s", counts[r], r)
-	}
-	return fmt.Sprintf("0/%d nodes are available: %s", numNodes, strings.Join(parts, ", "))
-}
-
-// maxSkippedInNote bounds how many skipped nodes an assume note names.
-const maxSkippedInNote = 3
-
-// skippedNote names the nodes Next() offered before the chosen one, with
-// why each did not fit; "" when the first node fit.
-func skippedNote(skipped []NodeReasons) string {
-	if len(skipped) == 0 {
-		return ""
-	}
-	var parts []string
-	for i, s := range skipped {
-		if i == maxSkippedInNote {
-			parts = append(parts, fmt.Sprintf("+%d more", len(skipped)-i))
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", s.Node, strings.Join(s.Reasons, ", ")))
-	}
-	return "skipped " + strings.Join(parts, ", ")
 }

@@ -113,8 +113,10 @@ type PodOutcome struct {
 	Unschedulable []NodeReasons
 }
 
-// NodeReasons is why a pod does not fit one node by resources.
+// NodeReasons is why kube-scheduler's filters reject a pod on one node:
+// the Filter plugin and its reasons.
 type NodeReasons struct {
 	Node    string
+	Plugin  string
 	Reasons []string
 }

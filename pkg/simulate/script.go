@@ -18,8 +18,8 @@ import (
 const ScriptHelp = `A script is a YAML list of steps run in order against the loaded cache.
 Each step has an op and the fields that op uses:
 
-  assume         pod, [node]     AssumePod on node; without node, the first node
-                                 NodeTree.Next offers where the pod fits
+  assume         pod, [node]     AssumePod on node; without node, where
+                                 kube-scheduler would place it (or unschedulable)
   finishBinding  pod             FinishBinding: starts the TTL of an assumed pod
   bind           pod, [outcome]  FinishBinding, then confirm (add), fail (forget)
                                  or lost (nothing); default: --bind

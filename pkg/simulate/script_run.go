@@ -219,26 +219,17 @@ func (s *Simulator) runNodeStep(st Step) error {
 		// A placeholder: pods are bound to a name no node object had.
 		obj = &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: st.Node}}
 	}
-	_, existed := s.model.Cache.Dump().Nodes[obj.Name]
 	c := s.model.Cache
 	switch st.Op {
 	case OpAddNode:
 		_ = s.record(EventAddNode, nil, obj.Name, "", func() error { c.AddNode(obj); return nil })
-		s.tree.AddNode(obj)
 		s.nodes[obj.Name] = obj
 	case OpUpdateNode:
 		old := s.nodes[obj.Name]
 		_ = s.record(EventUpdateNode, nil, obj.Name, "", func() error { c.UpdateNode(old, obj); return nil })
-		if !existed {
-			s.tree.AddNode(obj)
-		}
-		s.tree.UpdateNode(old, obj)
 		s.nodes[obj.Name] = obj
 	case OpRemoveNode:
 		_ = s.record(EventRemoveNode, nil, obj.Name, "", func() error { return c.RemoveNode(obj) })
-		if existed {
-			_ = s.tree.RemoveNode(obj)
-		}
 	default:
 		return errors.New("not a node operation")
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	testingclock "k8s.io/utils/clock/testing"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
@@ -22,9 +23,10 @@ type Simulator struct {
 	// clock is the cache's clock: FinishBinding reads it for deadlines.
 	clock *testingclock.FakePassiveClock
 	now   time.Duration
-	// tree mirrors the cache's NodeTree and keeps the v1.18 Next() cursors
-	// across placements (the cache does not expose its own tree's cursors).
-	tree *cache.NodeTree
+	// placement is kube-scheduler's decision engine, built on first use.
+	placement *placement
+	// objects are the input's other objects, which the plugins read.
+	objects []runtime.Object
 	// nodes are the current node objects by name: the input's, then those
 	// given inline by script steps.
 	nodes map[string]*v1.Node
@@ -66,7 +68,7 @@ func New(cluster *load.Cluster, opts Options) (*Simulator, error) {
 		return nil, err
 	}
 	s.model = m
-	s.tree = cache.NewNodeTree(m.Nodes)
+	s.objects = cluster.Objects
 	for _, n := range m.Nodes {
 		s.nodes[n.Name] = n
 	}

@@ -10,9 +10,10 @@ import (
 // Run simulates scheduling pods (unassigned pods, in order) on a fixed
 // timeline:
 //
-//   - +0s: each pod is assumed, one after another, on Options.Node or on
-//     the first node NodeTree.Next offers where it fits by resources
-//     (otherwise it is reported unschedulable and not assumed);
+//   - +0s: each pod is assumed, one after another, on Options.Node or
+//     where kube-scheduler v1.36's scheduling cycle places it against the
+//     cache as it is then (otherwise it is reported unschedulable, with
+//     the scheduler's message, and not assumed);
 //   - +BindLatency: for each assumed pod in turn, FinishBinding, then its
 //     binding outcome (Options.Bind / BindFor): the Add event (confirm),
 //     ForgetPod (fail) or nothing (lost);

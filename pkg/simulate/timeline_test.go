@@ -124,10 +124,10 @@ func TestUntilBeforeBinding(t *testing.T) {
 	}
 }
 
-// TestPlacementNext: pods go to the first node NodeTree.Next offers where
-// they fit against the cache including earlier assumed pods; the cursor
-// carries on from pod to pod; a pod that fits nowhere is not assumed.
-func TestPlacementNext(t *testing.T) {
+// TestPlacement: pods go where kube-scheduler v1.36 puts them, against the
+// cache including the pods assumed before them; a pod no node takes is not
+// assumed. The NodeTree order is a-1, b-1, a-2 (zones z-a, z-b round robin).
+func TestPlacement(t *testing.T) {
 	nodes := []*v1.Node{
 		node("a-1", "z-a", "2", "4Gi", "10"),
 		node("b-1", "z-b", "2", "4Gi", "2"),
@@ -136,37 +136,48 @@ func TestPlacementNext(t *testing.T) {
 	c := cluster(nodes,
 		pod("ns", "run-a1", "a-1", "1500m", "1Gi"),
 		pod("ns", "run-b1", "b-1", "500m", "512Mi"),
-		pod("ns", "big", "", "3", "1Gi"),      // a-1, b-1 too small → a-2
-		pod("ns", "huge", "", "16", "1Gi"),    // nowhere
-		pod("ns", "w1", "", "400m", "256Mi"),  // Next resets → a-1 (500m free)
-		pod("ns", "w2", "", "400m", "256Mi"),  // b-1 (its last pod slot)
-		pod("ns", "w3", "", "1500m", "256Mi"), // a-2 has 1000m left, a-1 100m, b-1 full → nowhere
+		pod("ns", "big", "", "3", "1Gi"),   // a-1, b-1 too small → a-2, the only feasible node
+		pod("ns", "huge", "", "16", "1Gi"), // nowhere
+		// Fits all three; b-1 is by far the least allocated (cpu 45%,
+		// memory 19% used after placement, against 95%/31% on a-1 and
+		// 85%/16% on a-2), and v1.36's BalancedAllocation, which scores the
+		// change in balance, rates the three within 2 points.
+		pod("ns", "w1", "", "400m", "256Mi"),
+		// b-1 has no pod slot left; a-2 (95%/19% after) beats a-1 (95%/31%)
+		// on LeastAllocated and on balance.
+		pod("ns", "w2", "", "400m", "256Mi"),
+		// a-2 has 600m left, a-1 500m, b-1 is full → nowhere.
+		pod("ns", "w3", "", "1500m", "256Mi"),
 	)
 	s := newSim(t, c, Options{})
+	defer s.Close()
 	res, err := s.Run(s.Model().Pending)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `+0s assume big a-2 Initial→Assumed 3
 +0s unschedulable huge - - -
-+0s assume w1 a-1 Initial→Assumed 1900m
-+0s assume w2 b-1 Initial→Assumed 900m
++0s assume w1 b-1 Initial→Assumed 900m
++0s assume w2 a-2 Initial→Assumed 3400m
 +0s unschedulable w3 - - -
 `
 	if got := summary(res.Events[:5]); got != want {
 		t.Errorf("placements:\n%s\nwant:\n%s", got, want)
 	}
-	if note := res.Events[0].Note; note != "skipped a-1 (Insufficient cpu), b-1 (Insufficient cpu)" {
-		t.Errorf("skip note %q", note)
+	if note := res.Events[0].Note; note != "kube-scheduler's choice: the only feasible node of 3" {
+		t.Errorf("placement note %q", note)
 	}
-	if note := res.Events[4].Note; note != "0/3 nodes are available: 3 Insufficient cpu, 1 Too many pods" {
+	// Every node rejects w3 with Unschedulable (preemption could help) but
+	// no pod has a lower priority than w3's 0.
+	if note := res.Events[4].Note; note != "0/3 nodes are available: 1 Too many pods, 3 Insufficient cpu. "+
+		"no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod." {
 		t.Errorf("unschedulable note %q", note)
 	}
 	w3 := res.Pods[4]
 	wantReasons := []NodeReasons{
-		{Node: "a-2", Reasons: []string{"Insufficient cpu"}},
-		{Node: "a-1", Reasons: []string{"Insufficient cpu"}},
-		{Node: "b-1", Reasons: []string{"Too many pods", "Insufficient cpu"}},
+		{Node: "a-1", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}},
+		{Node: "b-1", Plugin: "NodeResourcesFit", Reasons: []string{"Too many pods", "Insufficient cpu"}},
+		{Node: "a-2", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}},
 	}
 	if w3.State != StateUnschedulable || !cmp.Equal(w3.Unschedulable, wantReasons) {
 		t.Errorf("w3: %s %v, want Unschedulable %v", w3.State, w3.Unschedulable, wantReasons)

@@ -27,7 +27,6 @@ func BenchmarkViews5kNodes150kPods(b *testing.B) {
 		b.Fatal(err)
 	}
 	node := c.Nodes[len(c.Nodes)/2].Name
-	fit := c.Pods[len(c.Pods)/2]
 
 	b.Run("Dump", func(b *testing.B) {
 		b.ReportAllocs()
@@ -52,12 +51,6 @@ func BenchmarkViews5kNodes150kPods(b *testing.B) {
 			if err := SortRequested(r, "cpu%"); err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
-	b.Run("RequestedFit", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			Requested(m, RequestedOptions{Selector: labels.Everything(), FitPod: fit})
 		}
 	})
 	b.Run("NextNodes", func(b *testing.B) {

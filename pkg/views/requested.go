@@ -8,19 +8,16 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 	"github.com/schedcache/kubectl-schedcache/pkg/model"
 )
 
-// RequestedOptions select and annotate the RequestedReport.
+// RequestedOptions select the RequestedReport's nodes.
 type RequestedOptions struct {
 	// Selector filters nodes by label; nil or Everything keeps all nodes,
 	// placeholders and ghosts included (they have no labels, so any other
 	// selector drops them).
 	Selector labels.Selector
-	// FitPod, if set, gets a per-node NodeResourcesFit verdict.
-	FitPod *v1.Pod
-	// Gates compute FitPod's requests (default: v1.36's).
-	Gates *cache.FeatureGates
 }
 
 // Requested builds the per-node RequestedReport of m, rows in name order,
@@ -29,30 +26,43 @@ func Requested(m *model.Model, opts RequestedOptions) *v1alpha1.RequestedReport 
 	d := m.Cache.Dump()
 	out := &v1alpha1.RequestedReport{Source: m.Source, Nodes: []v1alpha1.NodeRequested{}, Total: v1alpha1.NodeRequested{Name: "TOTAL"}}
 	v1alpha1.SetKind(out, "RequestedReport")
-	var fitReq *cache.Resource
-	if opts.FitPod != nil {
-		gates := cache.DefaultFeatureGates()
-		if opts.Gates != nil {
-			gates = *opts.Gates
-		}
-		r := cache.ComputePodResource(opts.FitPod, gates).Resource
-		fitReq = &r
-		out.Pod = &v1alpha1.FitPod{Namespace: opts.FitPod.Namespace, Name: opts.FitPod.Name, Requested: resourceOf(fitReq)}
-	}
 	for _, name := range sortedNodeNames(d.Nodes) {
 		ni := d.Nodes[name]
 		if !selected(opts.Selector, ni) {
 			continue
 		}
-		row := requestedRow(name, ni, fitReq)
-		if row.Fit != nil && row.Fit.Fits {
-			out.Pod.FitsNodes++
-		}
+		row := requestedRow(name, ni)
 		out.Nodes = append(out.Nodes, row)
 		addRow(&out.Total, &row)
 	}
 	out.Resources = resourceNames(out.Nodes)
 	return out
+}
+
+// AttachFits adds pod's verdict on each node of r: v is decide's FilterAll
+// verdict (kube-scheduler's filters on every node). The pod's requests are
+// computed with gates (nil: v1.36's). Rows without a node object
+// (placeholders, ghosts) are never candidates.
+func AttachFits(r *v1alpha1.RequestedReport, pod *v1.Pod, v *decide.Verdict, gates *cache.FeatureGates) {
+	g := cache.DefaultFeatureGates()
+	if gates != nil {
+		g = *gates
+	}
+	req := cache.ComputePodResource(pod, g).Resource
+	r.Pod = &v1alpha1.FitPod{Namespace: pod.Namespace, Name: pod.Name, Requested: resourceOf(&req)}
+	fits := make(map[string]*v1alpha1.Fit, len(v.Nodes))
+	for _, n := range v.Nodes {
+		fits[n.Name] = &v1alpha1.Fit{Fits: n.Feasible, Plugin: n.Plugin, Reasons: n.Reasons}
+	}
+	for i := range r.Nodes {
+		row := &r.Nodes[i]
+		if row.Fit = fits[row.Name]; row.Fit == nil {
+			row.Fit = &v1alpha1.Fit{Reasons: []string{"no node object"}}
+		}
+		if row.Fit.Fits {
+			r.Pod.FitsNodes++
+		}
+	}
 }
 
 func selected(sel labels.Selector, ni *cache.NodeInfo) bool {
@@ -62,22 +72,11 @@ func selected(sel labels.Selector, ni *cache.NodeInfo) bool {
 	return ni.Node() != nil && sel.Matches(labels.Set(ni.Node().Labels))
 }
 
-func requestedRow(name string, ni *cache.NodeInfo, fitReq *cache.Resource) v1alpha1.NodeRequested {
-	row := v1alpha1.NodeRequested{
+func requestedRow(name string, ni *cache.NodeInfo) v1alpha1.NodeRequested {
+	return v1alpha1.NodeRequested{
 		Name: name, Placeholder: ni.IsPlaceholder(), Ghost: ni.IsGhost(), Pods: len(ni.Pods),
 		Requested: resourceOf(ni.Requested), NonZeroRequested: nonZeroOf(ni.NonZeroRequested), Allocatable: resourceOf(ni.Allocatable),
 	}
-	if fitReq == nil {
-		return row
-	}
-	if ni.Node() == nil {
-		// The scheduler never considers NodeInfos without a node object.
-		row.Fit = &v1alpha1.Fit{Reasons: []string{"no node object"}}
-		return row
-	}
-	reasons := cache.InsufficientResources(fitReq, ni)
-	row.Fit = &v1alpha1.Fit{Fits: len(reasons) == 0, Reasons: reasons}
-	return row
 }
 
 func addRow(total, row *v1alpha1.NodeRequested) {

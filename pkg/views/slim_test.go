@@ -1,6 +1,7 @@
 package views_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -15,7 +16,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 	"github.com/schedcache/kubectl-schedcache/pkg/load/loadtest"
 	"github.com/schedcache/kubectl-schedcache/pkg/model"
@@ -66,7 +69,7 @@ func allViews(t *testing.T, c *load.Cluster) map[string]string {
 	for name, v := range map[string]any{
 		"dump":       dump,
 		"requested":  views.Requested(m, views.RequestedOptions{Selector: labels.Everything()}),
-		"fit":        views.Requested(m, views.RequestedOptions{Selector: labels.Everything(), FitPod: c.Pods[len(c.Pods)/2]}),
+		"fit":        fitReport(t, m, c.Pods[len(c.Pods)/2]),
 		"snapshot":   snap,
 		"next-nodes": views.NodeOrder(c.Source, c.Nodes, views.NodeOrderOptions{Cycles: 3}),
 	} {
@@ -77,6 +80,31 @@ func allViews(t *testing.T, c *load.Cluster) map[string]string {
 		out[name] = string(data)
 	}
 	return out
+}
+
+// fitReport is the requested report with kube-scheduler's filter verdicts
+// for pod on every node (what "requested --pod" prints), evaluated over a
+// model built from fresh objects (the decision is computed once per model).
+func fitReport(t *testing.T, m *model.Model, pod *corev1.Pod) *v1alpha1.RequestedReport {
+	t.Helper()
+	snap := cache.NewEmptySnapshot()
+	if err := m.Cache.UpdateSnapshot(snap); err != nil {
+		t.Fatal(err)
+	}
+	e, err := decide.New(context.Background(), decide.Input{Snapshot: snap, Pending: m.Pending})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	p := pod.DeepCopy()
+	p.Spec.NodeName = ""
+	v, err := e.FilterAll(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := views.Requested(m, views.RequestedOptions{Selector: labels.Everything()})
+	views.AttachFits(r, p, v, nil)
+	return r
 }
 
 // wholeObjects decodes the nodes and pods of a YAML or JSON file with

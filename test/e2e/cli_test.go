@@ -345,15 +345,18 @@ func TestCLIOnRealCluster(t *testing.T) {
 
 	t.Run("requested-pod", func(t *testing.T) {
 		// pending-1 asks 3 cpu / 1Gi: free cpu is 1600m, 2550m, 2700m, 3450m,
-		// 2000m, 6750m, 1000m, 3900m on node-01..08, so it fits node-04,
-		// node-06 and node-08; the placeholder never fits.
+		// 2000m, 6750m, 1000m, 3900m on node-01..08. node-04 would do, but
+		// team-a/nominated (priority 100, pending-1's is 50) is nominated
+		// there and counts in the first filter pass: 3450m − 500m < 3000m.
+		// So kube-scheduler's filters pass on node-06 and node-08 only; the
+		// placeholder is never a candidate.
 		r := runPlugin(t, nil, "requested", kc, "--pod", nsA+"/pending-1", "-o", "json")
 		if r.code != 0 {
 			t.Fatalf("requested --pod pending-1: want exit 0 (fits)\n%v", r)
 		}
 		rep := decodeKind[v1alpha1.RequestedReport](t, "RequestedReport", r.stdout)
-		if rep.Pod == nil || rep.Pod.FitsNodes != 3 || rep.Pod.Requested.MilliCPU != 3000 || rep.Pod.Requested.Memory != 1073741824 {
-			t.Fatalf("fit pod %+v, want 3000m / 1073741824 fitting 3 nodes", rep.Pod)
+		if rep.Pod == nil || rep.Pod.FitsNodes != 2 || rep.Pod.Requested.MilliCPU != 3000 || rep.Pod.Requested.Memory != 1073741824 {
+			t.Fatalf("fit pod %+v, want 3000m / 1073741824 fitting 2 nodes", rep.Pod)
 		}
 		var fits []string
 		for _, row := range rep.Nodes {
@@ -364,15 +367,17 @@ func TestCLIOnRealCluster(t *testing.T) {
 			if row.Fit.Fits {
 				fits = append(fits, row.Name)
 			}
-			if row.Name == "node-01" && !slices.Contains(row.Fit.Reasons, "Insufficient cpu") {
-				t.Errorf("node-01 fit reasons %v lack \"Insufficient cpu\"", row.Fit.Reasons)
+			for _, name := range []string{"node-01", "node-04"} {
+				if row.Name == name && (row.Fit.Plugin != "NodeResourcesFit" || !slices.Equal(row.Fit.Reasons, []string{"Insufficient cpu"})) {
+					t.Errorf("%s fit %+v, want NodeResourcesFit: Insufficient cpu", name, row.Fit)
+				}
 			}
 		}
-		if !slices.Equal(fits, []string{"node-04", "node-06", "node-08"}) {
-			t.Errorf("pending-1 fits %v, want node-04 node-06 node-08", fits)
+		if !slices.Equal(fits, []string{"node-06", "node-08"}) {
+			t.Errorf("pending-1 fits %v, want node-06 node-08", fits)
 		}
 		// The summary counts real nodes only: the placeholder is not one.
-		if !strings.Contains(r.stderr, "fits 3 of 8 nodes") {
+		if !strings.Contains(r.stderr, "filters on 2 of 8 nodes") {
 			t.Errorf("fit summary missing from stderr:\n%s", r.stderr)
 		}
 
@@ -380,7 +385,7 @@ func TestCLIOnRealCluster(t *testing.T) {
 		// ("default" in the reader kubeconfig), where it does not exist: with
 		// --pod every error exits 2.
 		rep = decodeKind[v1alpha1.RequestedReport](t, "RequestedReport", mustRun(t, "requested", kc, "--pod", "pending-1", "-n", nsA, "-o", "json"))
-		if rep.Pod == nil || rep.Pod.Namespace != nsA || rep.Pod.FitsNodes != 3 {
+		if rep.Pod == nil || rep.Pod.Namespace != nsA || rep.Pod.FitsNodes != 2 {
 			t.Errorf("--pod pending-1 -n team-a: %+v", rep.Pod)
 		}
 		r = runPlugin(t, nil, "requested", kc, "--pod", "pending-1")
@@ -415,10 +420,10 @@ spec:
 		}
 
 		r = runPlugin(t, nil, "requested", kc, "--pod", nsA+"/pending-huge")
-		if r.code != 1 || !strings.Contains(r.stderr, "fits 0 of 8 nodes") {
-			t.Errorf("requested --pod pending-huge (64 cpu): want exit 1 and \"fits 0 of 8 nodes\"\n%v", r)
+		if r.code != 1 || !strings.Contains(r.stderr, "filters on 0 of 8 nodes") {
+			t.Errorf("requested --pod pending-huge (64 cpu): want exit 1 and \"filters on 0 of 8 nodes\"\n%v", r)
 		}
-		if line := tableLine(t, r.stdout, "node-06"); !strings.Contains(line, "no: Insufficient cpu") {
+		if line := tableLine(t, r.stdout, "node-06"); !strings.Contains(line, "no: NodeResourcesFit: Insufficient cpu") {
 			t.Errorf("node-06 FITS cell for pending-huge: %q", line)
 		}
 	})

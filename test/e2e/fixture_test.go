@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -39,6 +40,9 @@ const (
 	missingNode = "node-gone"
 	// terminatingFinalizer keeps team-b/terminating around after its delete.
 	terminatingFinalizer = "e2e.schedcache.kubectl.io/hold"
+	// PriorityClasses (values 100 and 50) of the pending pods.
+	priorityHigh = "rich-high"
+	priorityMid  = "rich-mid"
 )
 
 const (
@@ -225,9 +229,14 @@ func richPods() []*corev1.Pod {
 	// A pod on a node that does not exist: a placeholder NodeInfo.
 	add(framework.NewPod(nsA, "orphan", missingNode, r("cpu", "100m", "memory", "64Mi")))
 
-	// Pending pods (no nodeName): the queue's, not the cache's.
-	add(framework.NewPod(nsA, "pending-1", "", r("cpu", "3", "memory", "1Gi")))
+	// Pending pods (no nodeName): the queue's, not the cache's. Their
+	// priorities fix the scheduling queue's order (nominated, pending-1,
+	// pending-huge) whatever their creation times, and make the nominated
+	// pod count against pending-1 in the first filter pass.
+	p = add(framework.NewPod(nsA, "pending-1", "", r("cpu", "3", "memory", "1Gi")))
+	p.Spec.PriorityClassName = priorityMid
 	p = add(framework.NewPod(nsA, "nominated", "", r("cpu", "500m", "memory", "512Mi")))
+	p.Spec.PriorityClassName = priorityHigh
 	p.Status = corev1.PodStatus{Phase: corev1.PodPending, NominatedNodeName: "node-04"}
 	add(framework.NewPod(nsA, "pending-huge", "", r("cpu", "64")))
 	return pods
@@ -256,6 +265,12 @@ func loadRichObjects(ctx context.Context, t *testing.T, c *framework.Cluster) {
 	}
 	if _, err := cs.NodeV1().RuntimeClasses().Create(ctx, rc, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create RuntimeClass: %v", err)
+	}
+	for name, value := range map[string]int32{priorityHigh: 100, priorityMid: 50} {
+		pc := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: name}, Value: value}
+		if _, err := cs.SchedulingV1().PriorityClasses().Create(ctx, pc, metav1.CreateOptions{}); err != nil {
+			t.Fatalf("create PriorityClass: %v", err)
+		}
 	}
 	if err := framework.LoadObjects(ctx, cs, richNodes(), richPods(), 4); err != nil {
 		t.Fatal(err)

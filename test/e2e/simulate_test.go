@@ -22,26 +22,40 @@ import (
 // Hand-computed simulation of the rich cluster's pending pods
 // (fixture_test.go, requests per node in cli_test.go's richWant).
 //
-// `simulate --pending -A` takes the unassigned pods in list order (etcd key
-// order: namespace, then name): team-a/nominated (500m, 512Mi),
-// team-a/pending-1 (3, 1Gi), team-a/pending-huge (64 cpu). Each is assumed on
-// the first node the v1.18 NodeTree.Next() offers where it fits by
-// resources; the Next() cursor carries over from pod to pod, along
-// richNextOrder (01 03 05 06 07 02 08 04, then again from 01).
+// `simulate --pending -A` takes the unassigned pods in queue order: all have
+// priority 0, so by creation time, then list order (etcd key order):
+// team-a/nominated (500m, 512Mi, status.nominatedNodeName node-04),
+// team-a/pending-1 (3, 1Gi), team-a/pending-huge (64 cpu). The loader creates
+// them within a second of each other; the test orders its expectations by
+// the creation times it reads back (see queueFirst). Each is placed where
+// kube-scheduler v1.36 would place it.
 //
 // Free cpu before any assume (allocatable − requested): node-01 1600m,
 // node-02 2550m, node-03 2700m, node-04 3450m, node-05 2000m, node-06 6750m,
 // node-07 1000m, node-08 3900m; memory is plentiful everywhere for these pods
-// and no node is near its pod count.
+// and no node is near its pod count. No node has taints or is cordoned.
 //
-//   - nominated: Next() #1 = node-01, 1600m ≥ 500m: assumed there (its
-//     nominatedNodeName node-04 plays no part). node-01: 2400m + 500m = 2900m,
-//     1736Mi + 512Mi = 2248Mi, 3 + 1 = 4 pods.
-//   - pending-1: Next() #2 node-03 (2700m < 3000m) and #3 node-05 (2000m) are
-//     skipped, #4 node-06 (6750m) fits. node-06: 1250m + 3000m = 4250m,
-//     3Gi + 1Gi = 4Gi, 2 + 1 = 3 pods.
-//   - pending-huge: Next() #5..#12 offer node-07 02 08 04 01 03 05 06; none has
-//     64 cpu free: unschedulable, "0/8 nodes are available: 8 Insufficient cpu".
+//   - nominated: its nominated node node-04 is tried first and passes every
+//     filter, so it is taken without scoring the others. node-04: 550m +
+//     500m = 1050m, 384Mi + 512Mi = 896Mi, 2 + 1 = 3 pods.
+//   - pending-1: passes on node-06 (6750m free) and node-08 (3900m); node-04
+//     has 2950m left once nominated is there (or, before it is, counts the
+//     nominated pod in the first filter pass). Scores, weights applied:
+//     TaintToleration 3 × 100 on both; NodeResourcesFit (LeastAllocated,
+//     integer percent free per resource, averaged): node-06 cpu
+//     (8000 − 4250) × 100 / 8000 = 46, memory (16 − 4)/16 → 75, so 60; node-08
+//     cpu 900 × 100 / 4000 = 22, memory (8Gi − 1124Mi)/8Gi → 86, so 54;
+//     BalancedAllocation (50 + (50 + after − before)/2, after and before
+//     = int((1 − |cpu − memory fraction| / 2) × 100)): node-06 before
+//     |0.15625 − 0.1875|/2 → 98, after |0.53125 − 0.25|/2 → 85, so 68;
+//     node-08 before → 99, after |0.775 − 0.137|/2 → 68, so 59.
+//     NodeAffinity, ImageLocality and DynamicResources give 0. node-06 wins,
+//     428 against 413. node-06: 1250m + 3000m = 4250m, 3Gi + 1Gi = 4Gi,
+//     2 + 1 = 3 pods.
+//   - pending-huge: 64 cpu exceed every node's allocatable: unschedulable on
+//     all 8, and preemption cannot help. The scan starts where the previous
+//     cycle's stopped: pending-1's scanned all 8 nodes from the first, so
+//     this one scans richNextOrder (01 03 05 06 07 02 08 04) from node-01.
 const (
 	oneGi = 1073741824
 
@@ -54,8 +68,11 @@ const (
 	legacyCPU, legacyMem       = 1000, 2147483648 // team-b/legacy: 2 × Gi
 
 	// After the assumes.
-	node01AfterCPU, node01AfterMem = 2900, 2357198848 // 2400 + 500; 1736Mi + 512Mi = 2248 × Mi
+	node04AfterCPU, node04AfterMem = 1050, 939524096  // 550 + 500; 384Mi + 512Mi = 896 × Mi
 	node06AfterCPU, node06AfterMem = 4250, 4294967296 // 1250 + 3000; 3Gi + 1Gi = 4 × Gi
+
+	hugeMessage = "0/8 nodes are available: 8 Insufficient cpu. no new claims to deallocate, " +
+		"preemption: 0/8 nodes are available: 8 Preemption is not helpful for scheduling."
 )
 
 // simEv is one Simulation event, flattened for comparison. cpu, mem and
@@ -183,9 +200,10 @@ func tableRow(t *testing.T, table string, prefix ...string) string {
 // simScript is a --script over the rich cluster, run with --ttl 30s. It
 // drives the cache into three errors, worded as the cache words them:
 // assuming an assumed pod, forgetting an added one, removing a deleted one.
-const simScript = `# 1. Next() #1 offers node-01, where nominated fits.
+const simScript = `# 1. nominated, by hand on node-01 (the scheduler would take node-04).
 - op: assume
   pod: team-a/nominated
+  node: node-01
 # 2. Assumed twice: refused.
 - op: assume
   pod: team-a/nominated
@@ -197,7 +215,7 @@ const simScript = `# 1. Next() #1 offers node-01, where nominated fits.
 # 4. Added, not assumed: cannot be forgotten.
 - op: forget
   pod: team-a/nominated
-# 5. Next() #2 node-03 and #3 node-05 lack cpu, #4 node-06 fits.
+# 5. Where kube-scheduler places it: node-06 (see the timeline's pending-1).
 - op: assume
   pod: team-a/pending-1
 # 6. Deadline +0s + 30s.
@@ -256,16 +274,15 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 
 	// The assumes are the same in every timeline run.
 	assumes := []simEv{
-		{at: 0, event: "assume", pod: "team-a/nominated", node: "node-01", from: "Initial", to: "Assumed",
-			cpu: node01AfterCPU, mem: node01AfterMem, pods: node01Pods + 1},
+		{at: 0, event: "assume", pod: "team-a/nominated", node: "node-04", from: "Initial", to: "Assumed",
+			cpu: node04AfterCPU, mem: node04AfterMem, pods: node04Pods + 1,
+			note: "kube-scheduler's choice: its nominated node, tried first, passes every filter"},
 		{at: 0, event: "assume", pod: "team-a/pending-1", node: "node-06", from: "Initial", to: "Assumed",
 			cpu: node06AfterCPU, mem: node06AfterMem, pods: node06Pods + 1,
-			note: "skipped node-03 (Insufficient cpu), node-05 (Insufficient cpu)"},
-		{at: 0, event: "unschedulable", pod: "team-a/pending-huge", cpu: -1, mem: -1, pods: -1,
-			note: "0/8 nodes are available: 8 Insufficient cpu"},
+			note: "kube-scheduler's choice: score 428, highest of 2 feasible nodes"},
+		{at: 0, event: "unschedulable", pod: "team-a/pending-huge", cpu: -1, mem: -1, pods: -1, note: hugeMessage},
 	}
-	hugePod := simPodWant{pod: "team-a/pending-huge", state: "Unschedulable", cpu: 64000, mem: 0,
-		detail: "0/8 nodes are available: 8 Insufficient cpu"}
+	hugePod := simPodWant{pod: "team-a/pending-huge", state: "Unschedulable", cpu: 64000, mem: 0, detail: hugeMessage}
 	timeline := func(bind string, untilMillis int64) v1alpha1.TimelineSettings {
 		return v1alpha1.TimelineSettings{Bind: bind, BindLatency: "100ms", BindLatencyMillis: 100,
 			CleanupPeriod: "1s", CleanupPeriodMillis: 1000, Until: "1m0s", UntilMillis: untilMillis}
@@ -295,21 +312,21 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 		// +100ms: FinishBinding (no deadline with TTL 0) then the Add event,
 		// pod by pod; the requests do not change.
 		checkEvents(t, s, append(slices.Clone(assumes),
-			simEv{at: 100, event: "finishBinding", pod: "team-a/nominated", node: "node-01",
-				cpu: node01AfterCPU, mem: node01AfterMem, pods: node01Pods + 1, note: "TTL 0: no deadline"},
-			simEv{at: 100, event: "add", pod: "team-a/nominated", node: "node-01", from: "Assumed", to: "Added",
-				cpu: node01AfterCPU, mem: node01AfterMem, pods: node01Pods + 1},
+			simEv{at: 100, event: "finishBinding", pod: "team-a/nominated", node: "node-04",
+				cpu: node04AfterCPU, mem: node04AfterMem, pods: node04Pods + 1, note: "TTL 0: no deadline"},
+			simEv{at: 100, event: "add", pod: "team-a/nominated", node: "node-04", from: "Assumed", to: "Added",
+				cpu: node04AfterCPU, mem: node04AfterMem, pods: node04Pods + 1},
 			simEv{at: 100, event: "finishBinding", pod: "team-a/pending-1", node: "node-06",
 				cpu: node06AfterCPU, mem: node06AfterMem, pods: node06Pods + 1, note: "TTL 0: no deadline"},
 			simEv{at: 100, event: "add", pod: "team-a/pending-1", node: "node-06", from: "Assumed", to: "Added",
 				cpu: node06AfterCPU, mem: node06AfterMem, pods: node06Pods + 1},
 		))
 		checkSimNodes(t, s, []simNodeWant{
-			{name: "node-01", alloc: alloc01, before: simUsage(node01CPU, node01Mem, node01Pods), after: simUsage(node01AfterCPU, node01AfterMem, node01Pods+1)},
+			{name: "node-04", alloc: alloc04, before: simUsage(node04CPU, node04Mem, node04Pods), after: simUsage(node04AfterCPU, node04AfterMem, node04Pods+1)},
 			{name: "node-06", alloc: alloc06, before: simUsage(node06CPU, node06Mem, node06Pods), after: simUsage(node06AfterCPU, node06AfterMem, node06Pods+1)},
 		})
 		checkSimPods(t, s, []simPodWant{
-			{pod: "team-a/nominated", state: "Added", node: "node-01", detail: "Add event at +100ms", cpu: nominatedCPU, mem: nominatedMem},
+			{pod: "team-a/nominated", state: "Added", node: "node-04", detail: "Add event at +100ms", cpu: nominatedCPU, mem: nominatedMem},
 			{pod: "team-a/pending-1", state: "Added", node: "node-06", detail: "Add event at +100ms", cpu: pending1CPU, mem: pending1Mem},
 			hugePod,
 		})
@@ -318,15 +335,15 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 				t.Errorf("pod %s/%s uid %q, want the API's %q", p.Namespace, p.Name, got, uid[p.Namespace+"/"+p.Name])
 			}
 		}
-		// pending-huge: every node examined, in Next() order #5..#12.
+		// pending-huge: every node examined, in the scan order from node-01.
 		var examined []string
 		for _, nr := range s.Pods[len(s.Pods)-1].Unschedulable {
 			examined = append(examined, nr.Node)
-			if !reflect.DeepEqual(nr.Reasons, []string{"Insufficient cpu"}) {
-				t.Errorf("pending-huge on %s: reasons %v, want [Insufficient cpu]", nr.Node, nr.Reasons)
+			if nr.Plugin != "NodeResourcesFit" || !reflect.DeepEqual(nr.Reasons, []string{"Insufficient cpu"}) {
+				t.Errorf("pending-huge on %s: %s %v, want NodeResourcesFit [Insufficient cpu]", nr.Node, nr.Plugin, nr.Reasons)
 			}
 		}
-		if want := []string{"node-07", "node-02", "node-08", "node-04", "node-01", "node-03", "node-05", "node-06"}; !reflect.DeepEqual(examined, want) {
+		if want := []string{"node-01", "node-03", "node-05", "node-06", "node-07", "node-02", "node-08", "node-04"}; !reflect.DeepEqual(examined, want) {
 			t.Errorf("pending-huge examined %v, want %v", examined, want)
 		}
 
@@ -363,23 +380,23 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 		}
 		out := r.stdout
 		// Human units: 2248Mi ≈ 2.2Gi, 1736Mi ≈ 1.7Gi.
-		tableRow(t, out, "+0s", "assume", "team-a/nominated", "node-01", "Initial→Assumed", "2900m", "2.2Gi")
-		if line := tableRow(t, out, "+0s", "assume", "team-a/pending-1", "node-06", "Initial→Assumed", "4250m", "4Gi"); !strings.HasSuffix(line, "skipped node-03 (Insufficient cpu), node-05 (Insufficient cpu)") {
-			t.Errorf("pending-1 assume row lacks the skipped nodes: %q", line)
+		tableRow(t, out, "+0s", "assume", "team-a/nominated", "node-04", "Initial→Assumed", "1050m", "896Mi")
+		if line := tableRow(t, out, "+0s", "assume", "team-a/pending-1", "node-06", "Initial→Assumed", "4250m", "4Gi"); !strings.HasSuffix(line, "score 428, highest of 2 feasible nodes") {
+			t.Errorf("pending-1 assume row lacks its score: %q", line)
 		}
-		if line := tableRow(t, out, "+0s", "unschedulable", "team-a/pending-huge", "-", "-", "-", "-"); !strings.HasSuffix(line, "0/8 nodes are available: 8 Insufficient cpu") {
+		if line := tableRow(t, out, "+0s", "unschedulable", "team-a/pending-huge", "-", "-", "-", "-"); !strings.HasSuffix(line, hugeMessage) {
 			t.Errorf("pending-huge row: %q", line)
 		}
-		tableRow(t, out, "+100ms", "finishBinding", "team-a/nominated", "node-01", "-", "2900m", "2.2Gi", "TTL", "0:", "no", "deadline")
-		tableRow(t, out, "+100ms", "add", "team-a/nominated", "node-01", "Assumed→Added", "2900m", "2.2Gi")
+		tableRow(t, out, "+100ms", "finishBinding", "team-a/nominated", "node-04", "-", "1050m", "896Mi", "TTL", "0:", "no", "deadline")
+		tableRow(t, out, "+100ms", "add", "team-a/nominated", "node-04", "Assumed→Added", "1050m", "896Mi")
 		tableRow(t, out, "+100ms", "add", "team-a/pending-1", "node-06", "Assumed→Added", "4250m", "4Gi")
 		// NODE CPU-BEFORE CPU-AFTER MEMORY-BEFORE MEMORY-AFTER PODS-BEFORE PODS-AFTER
 		tableRow(t, out, "NODE", "CPU-BEFORE", "CPU-AFTER", "MEMORY-BEFORE", "MEMORY-AFTER", "PODS-BEFORE", "PODS-AFTER")
-		tableRow(t, out, "node-01", "2400m", "2900m", "1.7Gi", "2.2Gi", "3", "4")
+		tableRow(t, out, "node-04", "550m", "1050m", "384Mi", "896Mi", "2", "3")
 		tableRow(t, out, "node-06", "1250m", "4250m", "3Gi", "4Gi", "2", "3")
-		tableRow(t, out, "team-a/nominated", "Added", "node-01", "Add", "event", "at", "+100ms")
+		tableRow(t, out, "team-a/nominated", "Added", "node-04", "Add", "event", "at", "+100ms")
 		tableRow(t, out, "team-a/pending-1", "Added", "node-06", "Add", "event", "at", "+100ms")
-		tableRow(t, out, "team-a/pending-huge", "Unschedulable", "-", "0/8", "nodes", "are", "available:", "8", "Insufficient", "cpu")
+		tableRow(t, out, "team-a/pending-huge", "Unschedulable", "-", "0/8", "nodes", "are", "available:", "8", "Insufficient", "cpu.")
 		if !strings.Contains(out, "\n3 pods simulated (2 Added, 1 Unschedulable), TTL 0 (never expire), virtual time +0s to +1m0s\n") {
 			t.Errorf("summary line missing or wrong:\n%s", out)
 		}
@@ -421,8 +438,8 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 		// back to their values before the assumes. One cleanup expires both,
 		// in the cache's key order: by UID, which the API server chose.
 		expires := []simEv{
-			{at: 31000, event: "expire", pod: "team-a/nominated", node: "node-01", from: "Assumed", to: "Expired",
-				cpu: node01CPU, mem: node01Mem, pods: node01Pods, note: "deadline +30.1s passed: requests freed"},
+			{at: 31000, event: "expire", pod: "team-a/nominated", node: "node-04", from: "Assumed", to: "Expired",
+				cpu: node04CPU, mem: node04Mem, pods: node04Pods, note: "deadline +30.1s passed: requests freed"},
 			{at: 31000, event: "expire", pod: "team-a/pending-1", node: "node-06", from: "Assumed", to: "Expired",
 				cpu: node06CPU, mem: node06Mem, pods: node06Pods, note: "deadline +30.1s passed: requests freed"},
 		}
@@ -430,26 +447,26 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 			expires[0], expires[1] = expires[1], expires[0]
 		}
 		checkEvents(t, s, append(slices.Clone(assumes),
-			simEv{at: 100, event: "finishBinding", pod: "team-a/nominated", node: "node-01",
-				cpu: node01AfterCPU, mem: node01AfterMem, pods: node01Pods + 1, note: "deadline +30.1s; Add event lost"},
+			simEv{at: 100, event: "finishBinding", pod: "team-a/nominated", node: "node-04",
+				cpu: node04AfterCPU, mem: node04AfterMem, pods: node04Pods + 1, note: "deadline +30.1s; Add event lost"},
 			simEv{at: 100, event: "finishBinding", pod: "team-a/pending-1", node: "node-06",
 				cpu: node06AfterCPU, mem: node06AfterMem, pods: node06Pods + 1, note: "deadline +30.1s; Add event lost"},
 			expires[0], expires[1],
 		))
 		checkSimNodes(t, s, []simNodeWant{
-			{name: "node-01", alloc: alloc01, before: simUsage(node01CPU, node01Mem, node01Pods), after: simUsage(node01CPU, node01Mem, node01Pods)},
+			{name: "node-04", alloc: alloc04, before: simUsage(node04CPU, node04Mem, node04Pods), after: simUsage(node04CPU, node04Mem, node04Pods)},
 			{name: "node-06", alloc: alloc06, before: simUsage(node06CPU, node06Mem, node06Pods), after: simUsage(node06CPU, node06Mem, node06Pods)},
 		})
 		checkSimPods(t, s, []simPodWant{
-			{pod: "team-a/nominated", state: "Expired", node: "node-01", detail: "expired at +31s: requests freed", cpu: nominatedCPU, mem: nominatedMem},
+			{pod: "team-a/nominated", state: "Expired", node: "node-04", detail: "expired at +31s: requests freed", cpu: nominatedCPU, mem: nominatedMem},
 			{pod: "team-a/pending-1", state: "Expired", node: "node-06", detail: "expired at +31s: requests freed", cpu: pending1CPU, mem: pending1Mem},
 			hugePod,
 		})
 
 		out := mustRun(t, "simulate", "--pending", "-A", "--bind", "lost", "--ttl", "30s", kc)
-		tableRow(t, out, "+31s", "expire", "team-a/nominated", "node-01", "Assumed→Expired", "2400m", "1.7Gi")
+		tableRow(t, out, "+31s", "expire", "team-a/nominated", "node-04", "Assumed→Expired", "550m", "384Mi")
 		tableRow(t, out, "+31s", "expire", "team-a/pending-1", "node-06", "Assumed→Expired", "1250m", "3Gi")
-		tableRow(t, out, "node-01", "2400m", "2400m", "1.7Gi", "1.7Gi", "3", "3")
+		tableRow(t, out, "node-04", "550m", "550m", "384Mi", "384Mi", "2", "2")
 
 		// The same lost bindings under the server's TTL 0: nothing expires,
 		// the assumed pods hold their requests to the end.
@@ -460,7 +477,7 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 			}
 		}
 		checkSimNodes(t, s, []simNodeWant{
-			{name: "node-01", alloc: alloc01, before: simUsage(node01CPU, node01Mem, node01Pods), after: simUsage(node01AfterCPU, node01AfterMem, node01Pods+1)},
+			{name: "node-04", alloc: alloc04, before: simUsage(node04CPU, node04Mem, node04Pods), after: simUsage(node04AfterCPU, node04AfterMem, node04Pods+1)},
 			{name: "node-06", alloc: alloc06, before: simUsage(node06CPU, node06Mem, node06Pods), after: simUsage(node06AfterCPU, node06AfterMem, node06Pods+1)},
 		})
 		for _, p := range s.Pods[:2] {
@@ -493,22 +510,22 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 		// The failed bindings are forgotten at +100ms: Assumed→Initial, the
 		// requests drop back at once.
 		checkEvents(t, s, append(slices.Clone(assumes),
-			simEv{at: 100, event: "finishBinding", pod: "team-a/nominated", node: "node-01",
-				cpu: node01AfterCPU, mem: node01AfterMem, pods: node01Pods + 1, note: "TTL 0: no deadline"},
-			simEv{at: 100, event: "forget", pod: "team-a/nominated", node: "node-01", from: "Assumed", to: "Initial",
-				cpu: node01CPU, mem: node01Mem, pods: node01Pods, note: "binding failed"},
+			simEv{at: 100, event: "finishBinding", pod: "team-a/nominated", node: "node-04",
+				cpu: node04AfterCPU, mem: node04AfterMem, pods: node04Pods + 1, note: "TTL 0: no deadline"},
+			simEv{at: 100, event: "forget", pod: "team-a/nominated", node: "node-04", from: "Assumed", to: "Initial",
+				cpu: node04CPU, mem: node04Mem, pods: node04Pods, note: "binding failed"},
 			simEv{at: 100, event: "finishBinding", pod: "team-a/pending-1", node: "node-06",
 				cpu: node06AfterCPU, mem: node06AfterMem, pods: node06Pods + 1, note: "TTL 0: no deadline"},
 			simEv{at: 100, event: "forget", pod: "team-a/pending-1", node: "node-06", from: "Assumed", to: "Initial",
 				cpu: node06CPU, mem: node06Mem, pods: node06Pods, note: "binding failed"},
 		))
 		checkSimPods(t, s, []simPodWant{
-			{pod: "team-a/nominated", state: "Initial", node: "node-01", detail: "forgotten at +100ms", cpu: nominatedCPU, mem: nominatedMem},
+			{pod: "team-a/nominated", state: "Initial", node: "node-04", detail: "forgotten at +100ms", cpu: nominatedCPU, mem: nominatedMem},
 			{pod: "team-a/pending-1", state: "Initial", node: "node-06", detail: "forgotten at +100ms", cpu: pending1CPU, mem: pending1Mem},
 			hugePod,
 		})
 		out := mustRun(t, "simulate", "--pending", "-A", "--bind", "fail", kc)
-		tableRow(t, out, "+100ms", "forget", "team-a/nominated", "node-01", "Assumed→Initial", "2400m", "1.7Gi", "binding", "failed")
+		tableRow(t, out, "+100ms", "forget", "team-a/nominated", "node-04", "Assumed→Initial", "550m", "384Mi", "binding", "failed")
 		tableRow(t, out, "+100ms", "forget", "team-a/pending-1", "node-06", "Assumed→Initial", "1250m", "3Gi", "binding", "failed")
 		if !strings.Contains(out, "\n3 pods simulated (2 Initial, 1 Unschedulable), TTL 0 (never expire), virtual time +0s to +1m0s\n") {
 			t.Errorf("summary line missing or wrong:\n%s", out)
@@ -561,6 +578,9 @@ spec:
 		// 384Mi + 512Mi = 896Mi = 939524096, 2 + 1 = 3 pods.
 		// node-06 after legacy's removal: 1250m − 1000m = 250m, 3Gi − 2Gi = 1Gi, 1 pod.
 		const node04AddedCPU, node04AddedMem = 1050, 939524096
+		// node-01 with nominated assumed by hand: 2400m + 500m = 2900m,
+		// 1736Mi + 512Mi = 2248Mi.
+		const node01AfterCPU, node01AfterMem = 2900, 2357198848
 		const node06LeftCPU, node06LeftMem = node06CPU - legacyCPU, node06Mem - legacyMem // 250m, 1Gi
 		checkEvents(t, s, []simEv{
 			{at: 0, step: 1, event: "assume", pod: "team-a/nominated", node: "node-01", from: "Initial", to: "Assumed",
@@ -573,9 +593,10 @@ spec:
 			{at: 0, step: 4, event: "forget", pod: "team-a/nominated", node: "node-04",
 				cpu: node04AddedCPU, mem: node04AddedMem, pods: node04Pods + 1,
 				errText: "pod " + refOf("team-a/nominated") + " wasn't assumed so cannot be forgotten"},
+			// node-04 has 2950m left with nominated on it: as in the timeline.
 			{at: 0, step: 5, event: "assume", pod: "team-a/pending-1", node: "node-06", from: "Initial", to: "Assumed",
 				cpu: node06AfterCPU, mem: node06AfterMem, pods: node06Pods + 1,
-				note: "skipped node-03 (Insufficient cpu), node-05 (Insufficient cpu)"},
+				note: "kube-scheduler's choice: score 428, highest of 2 feasible nodes"},
 			{at: 0, step: 6, event: "finishBinding", pod: "team-a/pending-1", node: "node-06",
 				cpu: node06AfterCPU, mem: node06AfterMem, pods: node06Pods + 1, note: "deadline +30s"},
 			{at: 10000, step: 7, event: "advance", cpu: -1, mem: -1, pods: -1, note: "clock +10s"},

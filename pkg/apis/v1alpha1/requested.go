@@ -35,14 +35,18 @@ type FitPod struct {
 	Namespace string   `json:"namespace"`
 	Name      string   `json:"name"`
 	Requested Resource `json:"requested"`
-	// FitsNodes counts nodes the pod fits by resources.
+	// FitsNodes counts the nodes where every kube-scheduler filter passes.
 	FitsNodes int `json:"fitsNodes"`
 }
 
-// Fit is the NodeResourcesFit verdict for one node.
+// Fit is kube-scheduler's Filter verdict for the pod on one node (every
+// PreFilter and Filter plugin of the profile, nominated pods included).
 type Fit struct {
 	Fits bool `json:"fits"`
-	// Reasons as the filter words them, e.g. "Insufficient cpu", "Too many pods".
+	// Plugin is the plugin that rejected the pod, e.g. "NodeResourcesFit".
+	Plugin string `json:"plugin,omitempty"`
+	// Reasons as the plugin words them, e.g. "Insufficient cpu", "Too many
+	// pods", "node(s) had untolerated taint(s)".
 	Reasons []string `json:"reasons,omitempty"`
 }
 

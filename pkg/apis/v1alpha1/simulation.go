@@ -67,7 +67,7 @@ type TimelineSettings struct {
 	// BindFor lists per-pod outcome overrides (--bind-for), by pod name.
 	BindFor []BindOverride `json:"bindFor,omitempty"`
 	// Node is --node: every pod was assumed on it without a fit check.
-	// Empty: NodeTree.Next placement by resources.
+	// Empty: placed where kube-scheduler v1.36 would place them.
 	Node string `json:"node,omitempty"`
 	// BindLatency is the time from AssumePod to FinishBinding.
 	BindLatency       string `json:"bindLatency"`
@@ -171,14 +171,17 @@ type SimulatedPod struct {
 	// Detail explains the state, e.g. "forgotten", "binding lost: never
 	// expires (TTL 0)", "expired at +31s".
 	Detail string `json:"detail,omitempty"`
-	// Unschedulable lists, for a pod that fit no node, each node examined
-	// and why it did not fit, in NodeTree.Next order.
+	// Unschedulable lists, for a pod that no node could take, each node
+	// the scheduling cycle evaluated and the filter that rejected it, in
+	// evaluation order.
 	Unschedulable []NodeReasons `json:"unschedulable,omitempty"`
 }
 
-// NodeReasons is why a pod does not fit one node by resources.
+// NodeReasons is why kube-scheduler's filters reject a pod on one node.
 type NodeReasons struct {
 	Node string `json:"node"`
-	// Reasons as the NodeResourcesFit filter words them.
+	// Plugin is the Filter (or PreFilter) plugin that rejected the pod.
+	Plugin string `json:"plugin,omitempty"`
+	// Reasons as the plugin words them, e.g. "Insufficient cpu".
 	Reasons []string `json:"reasons"`
 }

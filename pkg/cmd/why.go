@@ -1,0 +1,281 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
+	"github.com/schedcache/kubectl-schedcache/pkg/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/printers"
+	"github.com/schedcache/kubectl-schedcache/pkg/views"
+)
+
+var whyExample = `  # Why are the pending pods of the current namespace Pending, and where would they go?
+  kubectl schedcache why
+
+  # Every pending pod of the cluster, one line each
+  kubectl schedcache why -A
+
+  # One pod in detail: each node's scores, or the filter that rejected it
+  kubectl schedcache why -n shop checkout-7d4b9
+
+  # Decide with the cluster's own scheduler configuration (profiles, weights)
+  kubectl schedcache why -A --config /etc/kubernetes/scheduler-config.yaml
+
+  # From kubectl get -o yaml output instead of the live cluster
+  kubectl schedcache why -A -f cluster.yaml`
+
+// WhyOptions drive "why".
+type WhyOptions struct {
+	Input         *InputFlags
+	Output        *OutputFlags
+	AllNamespaces bool
+	ConfigFile    string
+	// Pods are the POD arguments: NAME (in the namespace of -n or the
+	// kubeconfig context) or NAMESPACE/NAME.
+	Pods []string
+	genericiooptions.IOStreams
+}
+
+// NewWhyOptions returns WhyOptions with defaults.
+func NewWhyOptions(streams genericiooptions.IOStreams) *WhyOptions {
+	return &WhyOptions{Input: NewInputFlags(), Output: NewOutputFlags(), IOStreams: streams}
+}
+
+// NewCmdWhy returns the "why" subcommand.
+func NewCmdWhy(streams genericiooptions.IOStreams) *cobra.Command {
+	o := NewWhyOptions(streams)
+	cmd := &cobra.Command{
+		Use:   "why [POD...]",
+		Short: "Why pods are Pending: what kube-scheduler decides for each, and where it would put them",
+		Long: `Run kube-scheduler v1.36's own scheduling cycle (its framework and in-tree plugins,
+default profile or --config) for pending pods, against the cluster as it is now,
+as if each were the next pod the scheduler takes. For each pod: scheduled (and
+the node), unschedulable (with the FailedScheduling message, verbatim, and what
+preemption would do), gated (scheduling gates) or skipped. For one pod, or with
+-o wide, every evaluated node: its score per Score plugin, or the Filter plugin
+that rejected it and why.
+
+Without POD arguments: the pending pods of the namespace (-n, or the kubeconfig
+context's), or of every namespace with -A. Nothing is ever written to the
+cluster: preemption reports the pods it would evict.
+
+Exit codes: 0 every pod would be scheduled (or was skipped), 1 some pod is
+unschedulable or gated, 2 error.`,
+		Example: whyExample,
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Pods = args
+			if err := o.Validate(); err != nil {
+				return usageError(err)
+			}
+			return o.Run(c)
+		},
+		ValidArgsFunction: completePodNames(o.Input),
+	}
+	o.Input.AddFlags(cmd)
+	o.Output.AddFlags(cmd)
+	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "Every pending pod of the cluster, whatever its namespace")
+	cmd.Flags().StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file: profiles, plugin weights and arguments, percentageOfNodesToScore")
+	return cmd
+}
+
+// Validate checks flag combinations.
+func (o *WhyOptions) Validate() error {
+	if err := validateIO(o.Input, o.Output); err != nil {
+		return err
+	}
+	if o.AllNamespaces && len(o.Pods) > 0 {
+		return errors.New("-A/--all-namespaces cannot be used with POD arguments")
+	}
+	return nil
+}
+
+// errNotScheduled: some pod would stay Pending (exit 1).
+var errNotScheduled = errors.New("some pods would not be scheduled")
+
+// Run loads the cluster, evaluates the pods and prints the report.
+func (o *WhyOptions) Run(cmd *cobra.Command) error {
+	err := o.run(cmd)
+	if err != nil && !errors.Is(err, errNotScheduled) && ExitCode(err) == ExitError {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	return err
+}
+
+func (o *WhyOptions) run(cmd *cobra.Command) error {
+	cfg, err := o.schedulerConfig()
+	if err != nil {
+		return err
+	}
+	cluster, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	if err != nil {
+		return err
+	}
+	m, err := model.Build(cluster, cache.Options{})
+	if err != nil {
+		return err
+	}
+	targets, err := o.targets(m)
+	if err != nil {
+		return err
+	}
+	if len(targets) == 0 {
+		return nil
+	}
+	verdicts, err := o.evaluate(cmd, m, cluster.Objects, cfg, targets)
+	if err != nil {
+		return err
+	}
+	report := views.SchedulingReport(m.Source, cfg.Source, verdicts)
+	if err := o.Output.Print(o.Out, report, func(t printers.TableOptions) error {
+		if t.Wide || len(o.Pods) == 1 {
+			return printers.PrintSchedulingDetails(o.Out, report, t)
+		}
+		return printers.PrintSchedulingSummary(o.Out, report, t)
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintln(o.ErrOut, summary(verdicts))
+	return outcome(verdicts)
+}
+
+func (o *WhyOptions) schedulerConfig() (*decide.Config, error) {
+	if o.ConfigFile == "" {
+		return decide.DefaultConfig()
+	}
+	return decide.LoadConfigFile(o.ConfigFile)
+}
+
+func (o *WhyOptions) evaluate(cmd *cobra.Command, m *model.Model, objects []runtime.Object, cfg *decide.Config, targets []*v1.Pod) ([]*decide.Verdict, error) {
+	snap := cache.NewEmptySnapshot()
+	if err := m.Cache.UpdateSnapshot(snap); err != nil {
+		return nil, err
+	}
+	if cfg.HasExtenders() {
+		fmt.Fprintln(o.ErrOut, "warning: the configuration names scheduler extenders, which are not called: their filters and scores are missing")
+	}
+	e, err := decide.New(cmd.Context(), decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg})
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	out := make([]*decide.Verdict, 0, len(targets))
+	for _, p := range targets {
+		v, err := e.Evaluate(cmd.Context(), p)
+		if err != nil {
+			return nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+		if p.Spec.NodeName != "" {
+			fmt.Fprintf(o.ErrOut, "note: pod %s/%s is not pending: it is bound to node %s ('requested --pod %s/%s' checks it as if it were pending)\n",
+				p.Namespace, p.Name, p.Spec.NodeName, p.Namespace, p.Name)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// outcome maps the verdicts to the exit status: 1, silently, when a pod
+// would stay Pending.
+func outcome(verdicts []*decide.Verdict) error {
+	for _, v := range verdicts {
+		if v.Result == decide.Unschedulable || v.Result == decide.Gated {
+			return &exitError{code: ExitError, err: errNotScheduled, silent: true}
+		}
+	}
+	return nil
+}
+
+// summary counts the verdicts by result, e.g. "4 pods: 1 scheduled, 3
+// unschedulable".
+func summary(verdicts []*decide.Verdict) string {
+	counts := map[decide.Result]int{}
+	for _, v := range verdicts {
+		counts[v.Result]++
+	}
+	var parts []string
+	for _, r := range []decide.Result{decide.Scheduled, decide.Unschedulable, decide.Gated, decide.Skipped} {
+		if counts[r] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[r], r))
+		}
+	}
+	noun := "pods"
+	if len(verdicts) == 1 {
+		noun = "pod"
+	}
+	return fmt.Sprintf("%d %s: %s", len(verdicts), noun, strings.Join(parts, ", "))
+}
+
+// targets resolves the POD arguments, or selects the pending pods of the
+// namespace (every namespace with -A).
+func (o *WhyOptions) targets(m *model.Model) ([]*v1.Pod, error) {
+	ns := o.namespace()
+	if len(o.Pods) == 0 {
+		var out []*v1.Pod
+		for _, p := range m.Pending {
+			if o.AllNamespaces || p.Namespace == ns {
+				out = append(out, p)
+			}
+		}
+		if len(out) == 0 {
+			where := fmt.Sprintf("in %s namespace", ns)
+			if o.AllNamespaces {
+				where = "in any namespace"
+			}
+			fmt.Fprintf(o.ErrOut, "No pending pods found %s.\n", where)
+		}
+		return out, nil
+	}
+	var out []*v1.Pod
+	var missing []string
+	for _, arg := range o.Pods {
+		podNS, name := ns, arg
+		if before, after, ok := strings.Cut(arg, "/"); ok {
+			podNS, name = before, after
+		}
+		p := findModelPod(m, podNS, name)
+		if p == nil {
+			missing = append(missing, fmt.Sprintf("pods %q not found in %s namespace", name, podNS))
+			continue
+		}
+		out = append(out, p)
+	}
+	if len(missing) > 0 {
+		return nil, errors.New(strings.Join(missing, "; "))
+	}
+	return out, nil
+}
+
+// namespace is -n, else the kubeconfig context's namespace, else "default".
+func (o *WhyOptions) namespace() string {
+	if ns := *o.Input.ConfigFlags.Namespace; ns != "" {
+		return ns
+	}
+	if ns, _, err := o.Input.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
+		return ns
+	}
+	return "default"
+}
+
+// findModelPod looks a pod up among the pending pods, then the cached ones.
+func findModelPod(m *model.Model, ns, name string) *v1.Pod {
+	for _, p := range m.Pending {
+		if p.Namespace == ns && p.Name == name {
+			return p
+		}
+	}
+	for _, ni := range m.Cache.Dump().Nodes {
+		for _, pi := range ni.Pods {
+			if pi.Pod.Namespace == ns && pi.Pod.Name == name {
+				return pi.Pod
+			}
+		}
+	}
+	return nil
+}

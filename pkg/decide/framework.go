@@ -1,0 +1,226 @@
+package decide
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/events"
+	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/features"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
+	plfeature "k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodevolumelimits"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+	"k8s.io/kubernetes/pkg/scheduler/metrics"
+	"k8s.io/kubernetes/pkg/scheduler/util/assumecache"
+
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+)
+
+// Input is what an Evaluator decides over.
+type Input struct {
+	// Snapshot is the cache's view of the nodes, in NodeTree order.
+	Snapshot *cache.Snapshot
+	// Pending are the pods the scheduler's queue holds (unassigned, not
+	// terminal). Those with status.nominatedNodeName are the nominated pods
+	// every filter pass accounts for; all of them can be read back through
+	// the framework's pod lister, as DefaultPreemption does.
+	Pending []*v1.Pod
+	// Objects are the other objects the plugins read (load.Cluster.Objects):
+	// PVCs, PVs, StorageClasses, CSI objects, Namespaces, Services and
+	// workloads, PodDisruptionBudgets, DRA objects.
+	Objects []k8sruntime.Object
+	// Config is the scheduler configuration; nil means DefaultConfig.
+	Config *Config
+	// Parallelism is the number of goroutines the plugins and the filter
+	// step use; 0 means GOMAXPROCS.
+	Parallelism int
+}
+
+// Evaluator runs scheduling cycles for pods over one cluster state. It is
+// not safe for concurrent use: the scheduler runs one cycle at a time too.
+type Evaluator struct {
+	cfg        *Config
+	frameworks map[string]framework.Framework
+	lister     *lister
+	nominator  *nominator
+	pods       toolscache.Indexer
+	victims    *victimRecorder
+	// parallelism of the filter step.
+	parallelism int
+	// nextStartNodeIndex is where the next sequential cycle starts scanning
+	// (Schedule only; Evaluate always starts at 0).
+	nextStartNodeIndex int
+	// cycle counts sequential cycles, for OpportunisticBatching.
+	cycle int64
+	// preempted: the node each pod was nominated to by Schedule's preemption.
+	preempted map[types.UID]string
+	cancel    context.CancelFunc
+}
+
+// New builds the frameworks of every profile of in.Config over in, the way
+// kube-scheduler v1.36's scheduler.New does (pkg/scheduler/scheduler.go):
+// scheduler metrics registered, the in-tree registry, a CSI manager and a
+// DRA manager over informers, one framework per profile sharing them, then
+// the informers started and synced. The informers read a fake clientset
+// seeded with in.Objects; nothing ever talks to a real cluster.
+//
+// Errors: a profile the framework refuses (e.g. a plugin that does not
+// exist), or informers that fail to sync.
+func New(ctx context.Context, in Input) (*Evaluator, error) {
+	cfg := in.Config
+	if cfg == nil {
+		var err error
+		if cfg, err = DefaultConfig(); err != nil {
+			return nil, err
+		}
+	}
+	if in.Snapshot == nil {
+		return nil, errors.New("decide: no snapshot")
+	}
+	par := in.Parallelism
+	if par <= 0 {
+		par = runtime.GOMAXPROCS(0)
+	}
+	metrics.Register()
+	ctx, cancel := context.WithCancel(klog.NewContext(ctx, klog.Background()))
+	e := &Evaluator{
+		cfg:         cfg,
+		frameworks:  map[string]framework.Framework{},
+		lister:      newLister(),
+		nominator:   newNominator(),
+		victims:     newVictimRecorder(),
+		preempted:   map[types.UID]string{},
+		parallelism: par,
+		cancel:      cancel,
+	}
+	e.lister.refresh(in.Snapshot)
+	if err := e.build(ctx, in, par); err != nil {
+		e.Close()
+		return nil, err
+	}
+	for _, p := range in.Pending {
+		e.addPod(p)
+	}
+	return e, nil
+}
+
+func (e *Evaluator) build(ctx context.Context, in Input, par int) error {
+	client := fake.NewClientset(in.Objects...)
+	factory := informers.NewSharedInformerFactory(client, 0)
+	draManager, err := newDRAManager(ctx, client, factory)
+	if err != nil {
+		return err
+	}
+	opts := []frameworkruntime.Option{
+		frameworkruntime.WithClientSet(client),
+		frameworkruntime.WithInformerFactory(factory),
+		frameworkruntime.WithSnapshotSharedLister(e.lister),
+		frameworkruntime.WithPodNominator(e.nominator),
+		frameworkruntime.WithPodActivator(noActivator{}),
+		frameworkruntime.WithEventRecorder(events.NewFakeRecorder(0)),
+		frameworkruntime.WithSharedCSIManager(nodevolumelimits.NewCSIManager(factory.Storage().V1().CSINodes().Lister())),
+		frameworkruntime.WithSharedDRAManager(draManager),
+		frameworkruntime.WithWaitingPods(frameworkruntime.NewWaitingPodsMap()),
+		frameworkruntime.WithPodsInPreBind(frameworkruntime.NewPodsInPreBindMap()),
+		frameworkruntime.WithParallelism(par),
+		// The framework records its metrics through an asynchronous
+		// recorder; nothing reads them here, and Close waits for the
+		// recorder's loop, which sleeps this long between flushes.
+		frameworkruntime.WithMetricsRecorder(metrics.NewMetricsAsyncRecorder(1000, 20*time.Millisecond, ctx.Done())),
+	}
+	registry := plugins.NewInTreeRegistry()
+	registry[e.victims.pluginName()] = e.victims.factory(plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate))
+	for i := range e.cfg.cfg.Profiles {
+		profile := &e.cfg.cfg.Profiles[i]
+		fw, err := frameworkruntime.NewFramework(ctx, registry, profile, opts...)
+		if err != nil {
+			return fmt.Errorf("profile %q: %w", profile.SchedulerName, err)
+		}
+		e.frameworks[profile.SchedulerName] = fw
+	}
+	// The pod informer exists so that DefaultPreemption can read the pod
+	// back; it is filled directly (addPod), never from the client.
+	e.pods = factory.Core().V1().Pods().Informer().GetIndexer()
+	factory.Start(ctx.Done())
+	for typ, ok := range factory.WaitForCacheSync(ctx.Done()) {
+		if !ok {
+			return fmt.Errorf("informer for %v did not sync", typ)
+		}
+	}
+	return nil
+}
+
+// newDRAManager builds DynamicResources' view of claims, slices and device
+// classes when the DynamicResourceAllocation gate is on (the v1.36
+// default), as scheduler.New does.
+func newDRAManager(ctx context.Context, client *fake.Clientset, factory informers.SharedInformerFactory) (fwk.SharedDRAManager, error) {
+	if !utilfeature.DefaultFeatureGate.Enabled(features.DynamicResourceAllocation) {
+		return nil, nil
+	}
+	claims := assumecache.NewAssumeCache(klog.FromContext(ctx), factory.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
+	opts := resourceslicetracker.Options{
+		EnableDeviceTaintRules:   utilfeature.DefaultFeatureGate.Enabled(features.DRADeviceTaintRules),
+		EnableConsumableCapacity: utilfeature.DefaultFeatureGate.Enabled(features.DRAConsumableCapacity),
+		SliceInformer:            factory.Resource().V1().ResourceSlices(),
+		KubeClient:               client,
+	}
+	if opts.EnableDeviceTaintRules {
+		opts.TaintInformer = factory.Resource().V1beta2().DeviceTaintRules()
+		opts.ClassInformer = factory.Resource().V1().DeviceClasses()
+	}
+	tracker, err := resourceslicetracker.StartTracker(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("starting the ResourceSlice tracker: %w", err)
+	}
+	return dynamicresources.NewDRAManager(ctx, claims, tracker, factory), nil
+}
+
+// addPod makes a pending pod known to the framework: readable through the
+// pod lister, and nominated if its status says so.
+func (e *Evaluator) addPod(p *v1.Pod) {
+	_ = e.pods.Add(p)
+	if p.Status.NominatedNodeName != "" && p.Spec.NodeName == "" {
+		e.nominator.AddNominatedPod(klog.Background(), newPodInfo(p), nil)
+	}
+}
+
+// Close stops the frameworks' goroutines and informers.
+func (e *Evaluator) Close() {
+	e.cancel()
+	for _, fw := range e.frameworks {
+		frameworkruntime.WaitForShutdown(fw)
+	}
+}
+
+// Profiles lists the scheduler names the Evaluator serves, sorted.
+func (e *Evaluator) Profiles() []string {
+	out := make([]string, 0, len(e.frameworks))
+	for name := range e.frameworks {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// noActivator: the framework asks it to move pods between queues, which
+// have no meaning outside the scheduler.
+type noActivator struct{}
+
+func (noActivator) Activate(klog.Logger, map[string]*v1.Pod) {}

@@ -1,0 +1,183 @@
+package decide
+
+import (
+	"fmt"
+	"sync"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+)
+
+// lister is the framework's view of the cluster (fwk.SharedLister): the
+// converted NodeInfos of a cache Snapshot, in the Snapshot's NodeTree order,
+// which is the order the scheduler scans nodes in (upstream
+// backend/cache/snapshot.go keeps the same lists). refresh brings it up to
+// date with a newer Snapshot, converting only NodeInfos whose generation
+// changed.
+type lister struct {
+	conv     *converter
+	list     []fwk.NodeInfo
+	byName   map[string]*framework.NodeInfo
+	affinity []fwk.NodeInfo
+	antiAff  []fwk.NodeInfo
+	usedPVCs sets.Set[string]
+}
+
+var (
+	_ fwk.SharedLister      = &lister{}
+	_ fwk.NodeInfoLister    = &lister{}
+	_ fwk.StorageInfoLister = &lister{}
+)
+
+func newLister() *lister {
+	return &lister{conv: newConverter(), byName: map[string]*framework.NodeInfo{}}
+}
+
+// refresh makes the lister reflect s.
+func (l *lister) refresh(s *cache.Snapshot) {
+	nodes := s.List()
+	byName := make(map[string]*framework.NodeInfo, len(nodes))
+	l.list = make([]fwk.NodeInfo, len(nodes))
+	for i, ni := range nodes {
+		name := ni.Node().Name
+		fni, ok := l.byName[name]
+		if !ok || fni.Generation != ni.Generation || fni.Node() != ni.Node() {
+			fni = l.conv.nodeInfo(ni)
+		}
+		byName[name] = fni
+		l.list[i] = fni
+	}
+	l.byName = byName
+	l.affinity = l.pick(s.HavePodsWithAffinityList())
+	l.antiAff = l.pick(s.HavePodsWithRequiredAntiAffinityList())
+	l.usedPVCs = s.UsedPVCSet()
+}
+
+func (l *lister) pick(nodes []*cache.NodeInfo) []fwk.NodeInfo {
+	out := make([]fwk.NodeInfo, 0, len(nodes))
+	for _, ni := range nodes {
+		out = append(out, l.byName[ni.Node().Name])
+	}
+	return out
+}
+
+func (l *lister) NodeInfos() fwk.NodeInfoLister                     { return l }
+func (l *lister) StorageInfos() fwk.StorageInfoLister               { return l }
+func (l *lister) PodGroupStates() fwk.PodGroupStateLister           { return noPodGroups{} }
+func (l *lister) List() ([]fwk.NodeInfo, error)                     { return l.list, nil }
+func (l *lister) HavePodsWithAffinityList() ([]fwk.NodeInfo, error) { return l.affinity, nil }
+func (l *lister) HavePodsWithRequiredAntiAffinityList() ([]fwk.NodeInfo, error) {
+	return l.antiAff, nil
+}
+func (l *lister) IsPVCUsedByPods(key string) bool { return l.usedPVCs.Has(key) }
+
+// Get returns a node's NodeInfo with the error text of upstream's Snapshot.Get.
+func (l *lister) Get(name string) (fwk.NodeInfo, error) {
+	if ni, ok := l.byName[name]; ok {
+		return ni, nil
+	}
+	return nil, fmt.Errorf("nodeinfo not found for node name %q", name)
+}
+
+// noPodGroups answers for the GenericWorkload pod groups, an alpha feature
+// that is off in v1.36 (its plugins are not in the default profile).
+type noPodGroups struct{}
+
+func (noPodGroups) Get(namespace, name string) (fwk.PodGroupState, error) {
+	return nil, fmt.Errorf("pod group %s/%s not found", namespace, name)
+}
+
+// nominator holds the pods nominated to nodes (status.nominatedNodeName),
+// the fwk.PodNominator the framework asks when it filters with nominated
+// pods. It follows the scheduling queue's nominator (backend/queue/
+// nominator.go, v1.36): one entry per pod UID, an explicit nomination
+// (ModeOverride) wins over the pod's status.
+type nominator struct {
+	mu     sync.RWMutex
+	byNode map[string][]fwk.PodInfo
+	nodeOf map[types.UID]string
+}
+
+var _ fwk.PodNominator = &nominator{}
+
+func newNominator() *nominator {
+	return &nominator{byNode: map[string][]fwk.PodInfo{}, nodeOf: map[types.UID]string{}}
+}
+
+func (n *nominator) AddNominatedPod(_ klog.Logger, pi fwk.PodInfo, ni *fwk.NominatingInfo) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.addLocked(pi, ni)
+}
+
+func (n *nominator) addLocked(pi fwk.PodInfo, ni *fwk.NominatingInfo) {
+	pod := pi.GetPod()
+	n.deleteLocked(pod)
+	node := pod.Status.NominatedNodeName
+	if ni.Mode() == fwk.ModeOverride {
+		node = ni.NominatedNodeName
+	}
+	if node == "" || pod.Spec.NodeName != "" {
+		return
+	}
+	n.nodeOf[pod.UID] = node
+	n.byNode[node] = append(n.byNode[node], pi)
+}
+
+func (n *nominator) DeleteNominatedPodIfExists(pod *v1.Pod) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.deleteLocked(pod)
+}
+
+func (n *nominator) deleteLocked(pod *v1.Pod) {
+	node, ok := n.nodeOf[pod.UID]
+	if !ok {
+		return
+	}
+	pods := n.byNode[node]
+	for i, pi := range pods {
+		if pi.GetPod().UID == pod.UID {
+			pods = append(pods[:i:i], pods[i+1:]...)
+			break
+		}
+	}
+	if len(pods) == 0 {
+		delete(n.byNode, node)
+	} else {
+		n.byNode[node] = pods
+	}
+	delete(n.nodeOf, pod.UID)
+}
+
+func (n *nominator) UpdateNominatedPod(_ klog.Logger, oldPod *v1.Pod, newPodInfo fwk.PodInfo) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var ni *fwk.NominatingInfo
+	if oldPod.Status.NominatedNodeName == "" && newPodInfo.GetPod().Status.NominatedNodeName == "" {
+		if node, ok := n.nodeOf[oldPod.UID]; ok {
+			ni = &fwk.NominatingInfo{NominatedNodeName: node, NominatingMode: fwk.ModeOverride}
+		}
+	}
+	n.deleteLocked(oldPod)
+	n.addLocked(newPodInfo, ni)
+}
+
+// replace takes other's nominations (other is not used afterwards).
+func (n *nominator) replace(other *nominator) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.byNode, n.nodeOf = other.byNode, other.nodeOf
+}
+
+func (n *nominator) NominatedPodsForNode(node string) []fwk.PodInfo {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	return append([]fwk.PodInfo(nil), n.byNode[node]...)
+}

@@ -1,0 +1,144 @@
+package decide
+
+import (
+	"context"
+	"sort"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/features"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+)
+
+// Schedule runs the next of a sequence of scheduling cycles, the way the
+// scheduler runs consecutive ones: the node scan starts where the previous
+// cycle's stopped (nextStartNodeIndex), and OpportunisticBatching (on by
+// default in v1.36) may offer the previous cycle's runner-up as a hint when
+// a pod with the same signature follows. It does not change the cluster
+// state: the caller assumes a scheduled pod into its cache and calls
+// Refresh with the new snapshot before the next pod. A nominated pod that
+// is scheduled leaves the nominator; a pod for which preemption nominated a
+// node joins it, as the scheduler's failure handler does.
+func (e *Evaluator) Schedule(ctx context.Context, pod *v1.Pod) (*Verdict, error) {
+	c, v := e.newCycle(ctx, pod)
+	if c == nil {
+		return v, nil
+	}
+	e.cycle++
+	c.batch = &batchCycle{count: e.cycle}
+	if utilfeature.DefaultFeatureGate.Enabled(features.OpportunisticBatching) {
+		c.batch.signature = c.fw.SignPod(ctx, pod)
+		c.batch.enabled = true
+	}
+	v, err := c.run(ctx, e.nextStartNodeIndex)
+	if err != nil {
+		return v, err
+	}
+	switch {
+	case v.Result == Scheduled:
+		e.nominator.DeleteNominatedPodIfExists(pod)
+	case v.Preemption != nil:
+		e.preempted[pod.UID] = v.Preemption.NominatedNode
+		e.nominator.AddNominatedPod(klog.Background(), newPodInfo(pod), &fwk.NominatingInfo{NominatedNodeName: v.Preemption.NominatedNode, NominatingMode: fwk.ModeOverride})
+	}
+	return v, nil
+}
+
+// SetPending replaces the pods the scheduler's queue holds: those of pods
+// with status.nominatedNodeName, or nominated by an earlier Schedule's
+// preemption, become the nominated pods. Callers that assume, bind or
+// forget pods between cycles (a simulation) call it with the pods that are
+// not in the cache, as the scheduler's queue drops a pod once it is bound
+// and takes it back when its binding fails.
+func (e *Evaluator) SetPending(pods []*v1.Pod) {
+	n := newNominator()
+	for _, p := range pods {
+		_ = e.pods.Add(p)
+		var ni *fwk.NominatingInfo
+		if node, ok := e.preempted[p.UID]; ok {
+			ni = &fwk.NominatingInfo{NominatedNodeName: node, NominatingMode: fwk.ModeOverride}
+		}
+		n.AddNominatedPod(klog.Background(), newPodInfo(p), ni)
+	}
+	e.nominator.replace(n)
+}
+
+// Refresh brings the Evaluator up to date with a newer snapshot of the same
+// cache (after pods were assumed, added or removed): only NodeInfos whose
+// generation changed are converted again.
+func (e *Evaluator) Refresh(s *cache.Snapshot) { e.lister.refresh(s) }
+
+// batchCycle carries one sequential cycle's OpportunisticBatching state
+// (framework/runtime/batch.go, v1.36). A nil *batchCycle (Evaluate) does
+// nothing.
+type batchCycle struct {
+	enabled   bool
+	count     int64
+	signature fwk.PodSignature
+	hinted    string
+}
+
+// hint asks the framework for a node hint; it must run after PreFilter,
+// because the framework filters the previous cycle's node with this cycle's
+// state.
+func (b *batchCycle) hint(ctx context.Context, c *cycle) string {
+	if b == nil || !b.enabled {
+		return ""
+	}
+	b.hinted = c.fw.GetNodeHint(ctx, c.pod, b.signature, c.state, b.count)
+	return b.hinted
+}
+
+// advance moves the scan start past the nodes this cycle looked at
+// (findNodesThatFitPod, v1.36).
+func (b *batchCycle) advance(e *Evaluator, start, processed int) {
+	if b == nil || len(e.lister.list) == 0 {
+		return
+	}
+	e.nextStartNodeIndex = (start + processed) % len(e.lister.list)
+}
+
+// store hands the cycle's outcome to the framework's batching: the chosen
+// node and the other scored nodes, best first.
+func (b *batchCycle) store(c *cycle, chosen string, scored []NodeResult) {
+	if b == nil || !b.enabled {
+		return
+	}
+	c.fw.StoreScheduleResults(context.Background(), b.signature, b.hinted, chosen, runnersUp(scored, chosen), b.count)
+}
+
+// runnersUp orders the scored nodes other than chosen by total score,
+// highest first (equal totals in scan order); nil when nothing was scored.
+func runnersUp(scored []NodeResult, chosen string) framework.SortedScoredNodes {
+	if scored == nil {
+		return nil // a nil interface: the framework checks for it
+	}
+	var rest []NodeResult
+	for _, n := range scored {
+		if n.Feasible && n.Name != chosen {
+			rest = append(rest, n)
+		}
+	}
+	sort.SliceStable(rest, func(i, j int) bool { return rest[i].Total > rest[j].Total })
+	names := make([]string, len(rest))
+	for i, n := range rest {
+		names[i] = n.Name
+	}
+	return &sortedNodes{names: names}
+}
+
+// sortedNodes implements framework.SortedScoredNodes.
+type sortedNodes struct{ names []string }
+
+func (s *sortedNodes) Pop() string {
+	n := s.names[0]
+	s.names = s.names[1:]
+	return n
+}
+
+func (s *sortedNodes) Len() int { return len(s.names) }

@@ -1,0 +1,175 @@
+package printers
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	cliprinters "k8s.io/cli-runtime/pkg/printers"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+)
+
+// PrintSchedulingSummary renders one row per pod: POD, RESULT, NODE,
+// MESSAGE. NODE is the chosen node, or the node preemption would nominate
+// (marked "nominated").
+func PrintSchedulingSummary(w io.Writer, r *v1alpha1.SchedulingReport, opts TableOptions) error {
+	t := newTable("POD", "RESULT", "NODE", "MESSAGE")
+	for i := range r.Pods {
+		p := &r.Pods[i]
+		t.add(p.Pod, resultCell(p.Result, opts.Color), decisionNode(p), orNone(p.Message))
+	}
+	return t.render(w, opts.NoHeaders)
+}
+
+// PrintSchedulingDetails renders each pod as a block: the decision, then
+// every evaluated node with its score per Score plugin or the Filter plugin
+// that rejected it, feasible nodes first by total score.
+func PrintSchedulingDetails(w io.Writer, r *v1alpha1.SchedulingReport, opts TableOptions) error {
+	for i := range r.Pods {
+		if i > 0 {
+			if _, err := fmt.Fprintln(w); err != nil {
+				return err
+			}
+		}
+		if err := printPodDecision(w, &r.Pods[i], opts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func printPodDecision(w io.Writer, p *v1alpha1.PodDecision, opts TableOptions) error {
+	fields := [][2]string{
+		{"Pod:", p.Pod},
+		{"Profile:", orNone(p.Profile)},
+		{"Result:", p.Result},
+		{"Node:", decisionNode(p)},
+		{"Message:", orNone(p.Message)},
+		{"Preemption:", preemptionCell(p.Preemption)},
+	}
+	if p.NominatedNodeName != "" {
+		fields = append(fields, [2]string{"Nominated:", p.NominatedNodeName + " (status.nominatedNodeName, tried first)"})
+	}
+	for _, f := range fields {
+		if _, err := fmt.Fprintf(w, "%-12s%s\n", f[0], cliprinters.EscapeTerminal(f[1])); err != nil {
+			return err
+		}
+	}
+	if len(p.Nodes) == 0 {
+		return nil
+	}
+	title := fmt.Sprintf("Nodes (%d evaluated of %d, %d feasible):", p.EvaluatedNodes, p.NumAllNodes, p.FeasibleNodes)
+	return section(w, title, nodeDecisionTable(p, opts))
+}
+
+// nodeDecisionTable: NODE, SCORE, one column per Score plugin, FILTER.
+func nodeDecisionTable(p *v1alpha1.PodDecision, opts TableOptions) *table {
+	header := []string{"NODE", "SCORE"}
+	for _, pl := range p.ScorePlugins {
+		header = append(header, scoreColumn(pl))
+	}
+	t := newTable(append(header, "FILTER")...)
+	for _, n := range sortedNodeDecisions(p.Nodes) {
+		row := []string{n.Name, "-"}
+		if n.Score != nil {
+			row[1] = strconv.FormatInt(*n.Score, 10)
+		}
+		for _, pl := range p.ScorePlugins {
+			cell := "-"
+			if v, ok := n.Scores[pl]; ok {
+				cell = strconv.FormatInt(v, 10)
+			}
+			row = append(row, cell)
+		}
+		filter := n.Filter
+		if filter != "Success" && opts.Color {
+			filter = red(filter)
+		}
+		t.add(append(row, filter)...)
+	}
+	return t
+}
+
+// sortedNodeDecisions: feasible nodes by score, highest first, then the
+// rejected ones; each group keeps the cycle's evaluation order for ties.
+func sortedNodeDecisions(nodes []v1alpha1.NodeDecision) []v1alpha1.NodeDecision {
+	out := append([]v1alpha1.NodeDecision(nil), nodes...)
+	rank := func(n *v1alpha1.NodeDecision) (bool, int64) {
+		if n.Filter != "Success" {
+			return false, 0
+		}
+		if n.Score == nil {
+			return true, 0
+		}
+		return true, *n.Score
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		fi, si := rank(&out[i])
+		fj, sj := rank(&out[j])
+		if fi != fj {
+			return fi
+		}
+		return si > sj
+	})
+	return out
+}
+
+// scoreColumns abbreviates the in-tree Score plugins for column headers.
+var scoreColumns = map[string]string{
+	"TaintToleration":                 "TAINT",
+	"NodeAffinity":                    "NODE-AFFINITY",
+	"NodeResourcesFit":                "FIT",
+	"VolumeBinding":                   "VOLUME",
+	"PodTopologySpread":               "SPREAD",
+	"InterPodAffinity":                "POD-AFFINITY",
+	"DynamicResources":                "DRA",
+	"NodeResourcesBalancedAllocation": "BALANCED",
+	"ImageLocality":                   "IMAGE",
+}
+
+func scoreColumn(plugin string) string {
+	if c, ok := scoreColumns[plugin]; ok {
+		return c
+	}
+	return strings.ToUpper(plugin)
+}
+
+func decisionNode(p *v1alpha1.PodDecision) string {
+	switch {
+	case p.Node != "":
+		return p.Node
+	case p.Preemption != nil:
+		return p.Preemption.NominatedNode + " (nominated)"
+	}
+	return "<none>"
+}
+
+func preemptionCell(p *v1alpha1.PreemptionDecision) string {
+	if p == nil {
+		return "<none>"
+	}
+	return fmt.Sprintf("nominate %s, evict %s", p.NominatedNode, listOrNone(p.Victims))
+}
+
+func resultCell(result string, color bool) string {
+	if !color {
+		return result
+	}
+	switch result {
+	case "scheduled":
+		return green(result)
+	case "unschedulable", "gated":
+		return red(result)
+	}
+	return result
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "<none>"
+	}
+	return s
+}
