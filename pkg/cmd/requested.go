@@ -152,6 +152,7 @@ func (o *RequestedOptions) withFits(cmd *cobra.Command, r *v1alpha1.RequestedRep
 		fmt.Fprintf(o.ErrOut, "note: pod %s/%s is bound to node %s; it is evaluated as if it were pending, without its own requests on that node\n", pod.Namespace, pod.Name, pod.Spec.NodeName)
 		pod = asPending(pod)
 	}
+	warnMissing(o.ErrOut, []*v1.Pod{pod}, objects)
 	snap := cache.NewEmptySnapshot()
 	if err := m.Cache.UpdateSnapshot(snap); err != nil {
 		return err
