@@ -134,7 +134,8 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 	}
 	fmt.Fprintln(o.ErrOut, printers.FitSummary(r))
 	if r.Pod.FitsNodes == 0 {
-		return &exitError{code: ExitError, err: errFitsNoNode}
+		// The summary line above says it; exit 1 without an error line.
+		return &exitError{code: ExitError, err: errFitsNoNode, silent: true}
 	}
 	return nil
 }
