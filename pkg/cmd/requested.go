@@ -134,7 +134,8 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 	}
 	fmt.Fprintln(o.ErrOut, printers.FitSummary(r))
 	if r.Pod.FitsNodes == 0 {
-		return &exitError{code: ExitError, err: errFitsNoNode}
+		// The summary line above says it; exit 1 without an error line.
+		return &exitError{code: ExitError, err: errFitsNoNode, silent: true}
 	}
 	return nil
 }
@@ -152,6 +153,7 @@ func (o *RequestedOptions) withFits(cmd *cobra.Command, r *v1alpha1.RequestedRep
 		fmt.Fprintf(o.ErrOut, "note: pod %s/%s is bound to node %s; it is evaluated as if it were pending, without its own requests on that node\n", pod.Namespace, pod.Name, pod.Spec.NodeName)
 		pod = asPending(pod)
 	}
+	warnMissing(o.ErrOut, []*v1.Pod{pod}, objects)
 	snap := cache.NewEmptySnapshot()
 	if err := m.Cache.UpdateSnapshot(snap); err != nil {
 		return err

@@ -326,6 +326,9 @@ func (o *SimulateOptions) Run(cmd *cobra.Command) error {
 		return err
 	}
 	fmt.Fprintln(o.ErrOut, ttl.Note())
+	if o.Node == "" {
+		warnMissing(o.ErrOut, pods, cluster.Objects)
+	}
 	var res *simulate.Result
 	if steps != nil {
 		res, err = sim.RunScript(steps, pods)

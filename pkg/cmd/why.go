@@ -161,6 +161,7 @@ func (o *WhyOptions) evaluate(cmd *cobra.Command, m *model.Model, objects []runt
 	if cfg.HasExtenders() {
 		fmt.Fprintln(o.ErrOut, "warning: the configuration names scheduler extenders, which are not called: their filters and scores are missing")
 	}
+	warnMissing(o.ErrOut, targets, objects)
 	e, err := decide.New(cmd.Context(), decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg})
 	if err != nil {
 		return nil, err
