@@ -212,7 +212,7 @@ func TestRemoveStaleTombstone(t *testing.T) {
 	steps := []step{{"AddPod", add(p)}, {"RemovePod without node", remove(pod("p1").obj())}}
 	runVersionCases(t, steps, []versionCase{
 		{version: "v1.19", source: "v1.19.16 cache.go RemovePod: any node mismatch is klog.Fatalf",
-			errs: []string{"", `pod p1 was added to "n1" but removed from "": scheduler cache is corrupted, kube-scheduler would exit`},
+			errs:  []string{"", `pod p1 was added to "n1" but removed from "": scheduler cache is corrupted, kube-scheduler would exit`},
 			nodes: map[string]nodeSummary{"n1": cpuNode(100, "p1")}},
 		{version: "v1.20", source: "v1.20.15 cache.go RemovePod: an empty NodeName is tolerated",
 			errs: []string{"", ""}, nodes: map[string]nodeSummary{}},
