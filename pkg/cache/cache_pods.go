@@ -8,9 +8,9 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// podRef renders a pod as upstream's messages do: "<uid>(<namespace>/<name>)"
-// from v1.26 (klog.KObj: the name alone without a namespace), the UID alone
-// before.
+// podRef renders a pod as upstream's messages do: from v1.26
+// "<uid>(<namespace>/<name>)" (as KObj prints it: the name alone without a
+// namespace), before the UID alone.
 func (c *cacheImpl) podRef(key string, pod *v1.Pod) string {
 	switch {
 	case !c.p.NamespacedErrors:

@@ -298,29 +298,6 @@ func TestObserverSeesEveryTransition(t *testing.T) {
 	}
 }
 
-func TestDefaultTTL(t *testing.T) {
-	tests := []struct {
-		v      string
-		ttl    time.Duration
-		expiry bool
-	}{
-		{"v1.18.20", 30 * time.Second, true}, {"1.19", 30 * time.Second, true}, {"v1.20.0", 30 * time.Second, true},
-		{"v1.20.15", 2 * time.Minute, true}, {"v1.21.14", 2 * time.Minute, true}, {"v1.22.4", 30 * time.Second, true},
-		{"v1.22.5", 2 * time.Minute, true}, {"v1.22.17", 2 * time.Minute, true}, {"v1.23.0", 15 * time.Minute, true},
-		{"v1.24.17", 15 * time.Minute, true}, {"v1.25.0", 0, true}, {"v1.35.2", 0, true}, {"v1.36.3", 0, false}, {"1.40", 0, false},
-	}
-	for _, tc := range tests {
-		ttl, expiry, err := DefaultTTL(tc.v)
-		mustNil(t, err)
-		if ttl != tc.ttl || expiry != tc.expiry {
-			t.Errorf("DefaultTTL(%s) = %v, %v; want %v, %v", tc.v, ttl, expiry, tc.ttl, tc.expiry)
-		}
-	}
-	if _, _, err := DefaultTTL("latest"); err == nil {
-		t.Errorf("DefaultTTL(latest) did not fail")
-	}
-}
-
 // TestConcurrentUse exercises the lock under the race detector: writers,
 // readers and snapshots at once.
 func TestConcurrentUse(t *testing.T) {

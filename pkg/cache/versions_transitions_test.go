@@ -87,7 +87,7 @@ func TestForgetNeverAssumed(t *testing.T) {
 			errs: []string{"pod p1 wasn't assumed so cannot be forgotten"}, nodes: map[string]nodeSummary{}},
 		{version: "v1.25", source: "v1.25.16 cache.go ForgetPod: key only",
 			errs: []string{"pod p1 wasn't assumed so cannot be forgotten"}, nodes: map[string]nodeSummary{}},
-		{version: "v1.26", source: "v1.26.15 cache.go ForgetPod: klog.KObj",
+		{version: "v1.26", source: "v1.26.15 cache.go ForgetPod: KObj",
 			errs: []string{"pod p1(ns/p1) wasn't assumed so cannot be forgotten"}, nodes: map[string]nodeSummary{}},
 		{version: "v1.34", source: "v1.34.4 cache.go ForgetPod",
 			errs: []string{"pod p1(ns/p1) wasn't assumed so cannot be forgotten"}, nodes: map[string]nodeSummary{}},
@@ -211,7 +211,7 @@ func TestRemoveStaleTombstone(t *testing.T) {
 	p := pod("p1").on("n1").req("100m", "").obj()
 	steps := []step{{"AddPod", add(p)}, {"RemovePod without node", remove(pod("p1").obj())}}
 	runVersionCases(t, steps, []versionCase{
-		{version: "v1.19", source: "v1.19.16 cache.go RemovePod: any node mismatch is klog.Fatalf",
+		{version: "v1.19", source: "v1.19.16 cache.go RemovePod: any node mismatch is fatal",
 			errs:  []string{"", `pod p1 was added to "n1" but removed from "": scheduler cache is corrupted, kube-scheduler would exit`},
 			nodes: map[string]nodeSummary{"n1": cpuNode(100, "p1")}},
 		{version: "v1.20", source: "v1.20.15 cache.go RemovePod: an empty NodeName is tolerated",
