@@ -121,3 +121,21 @@ func TestKnownGates(t *testing.T) {
 		t.Errorf("v1.36: a locked gate changed or a free one did not: %+v", g)
 	}
 }
+
+// The snapshot's generation is the head NodeInfo's (v1.36.3
+// backend/cache/cache.go UpdateSnapshot: snapshot.generation =
+// headNode.info.Generation), and the head may be a placeholder that the
+// snapshot leaves out: docs/output.md says so.
+func TestSnapshotGenerationFromPlaceholder(t *testing.T) {
+	c := newTestCache(Options{})
+	c.AddNode(node("n1"))
+	mustNil(t, c.AddPod(pod("a").on("n1").obj()))
+	mustNil(t, c.AddPod(pod("b").on("gone").obj())) // the placeholder is now the head
+	s := NewEmptySnapshot()
+	mustNil(t, c.UpdateSnapshot(s))
+	placeholder := c.Dump().Nodes["gone"]
+	if len(s.List()) != 1 || s.Generation() != placeholder.Generation || s.Generation() <= s.List()[0].Generation {
+		t.Errorf("snapshot generation %d, nodes %d (n1 at %d), placeholder at %d: want the placeholder's, above n1's",
+			s.Generation(), len(s.List()), s.List()[0].Generation, placeholder.Generation)
+	}
+}

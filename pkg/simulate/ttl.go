@@ -13,8 +13,9 @@ type TTLChoice struct {
 	// Source says where the TTL comes from: "--ttl", "kube-scheduler v1.19
 	// default", "latest kube-scheduler default".
 	Source string
-	// Version is the kube-scheduler version modelled when it was given
-	// (--kube-version or the live server); empty for the default version.
+	// Version is the kube-scheduler version whose default TTL applies (given
+	// by --kube-version or read from the live server); empty for --ttl and
+	// for the default version.
 	Version string
 	// HasExpiry is false when the chosen kube-scheduler has no expiry
 	// mechanism at all (v1.36 removed it); true for --ttl.
@@ -25,6 +26,8 @@ type TTLChoice struct {
 	ZeroExpires bool
 	// why qualifies Source in the note (how the version was found).
 	why string
+	// modelled is the version modelled, for the note on a TTL of 0.
+	modelled string
 }
 
 // ResolveTTL picks the TTL: flag if not nil (--ttl), else the default of
@@ -34,16 +37,14 @@ type TTLChoice struct {
 // the note (e.g. "from the server version", "no --kube-version"); it may
 // be empty.
 func ResolveTTL(flag *time.Duration, b *cache.Behavior, given bool, why string) (TTLChoice, error) {
-	c := TTLChoice{why: why}
-	if given {
-		c.Version = b.Version.String()
-	}
+	c := TTLChoice{why: why, modelled: b.Version.String()}
 	switch {
 	case flag != nil && *flag < 0:
 		return TTLChoice{}, fmt.Errorf("the TTL must not be negative, got %s", *flag)
 	case flag != nil:
 		c.TTL, c.Source, c.HasExpiry, c.why = *flag, "--ttl", true, ""
 	case given:
+		c.Version = b.Version.String()
 		c.TTL, c.Source, c.HasExpiry = b.DefaultTTL, "kube-scheduler "+c.Version+" default", b.Expiry
 	default:
 		c.Source = "latest kube-scheduler default"
@@ -64,7 +65,7 @@ func (c TTLChoice) Note() string {
 	case c.TTL > 0:
 		return fmt.Sprintf("note: TTL %s (%s); assumed pods whose binding finished expire %s later", c.TTL, source, c.TTL)
 	case c.ZeroExpires:
-		return fmt.Sprintf("note: TTL 0 (%s, kube-scheduler %s): assumed pods whose binding finished expire at the next cleanup", source, c.Version)
+		return fmt.Sprintf("note: TTL 0 (%s, kube-scheduler %s): assumed pods whose binding finished expire at the next cleanup", source, c.modelled)
 	case !c.HasExpiry:
 		return fmt.Sprintf("note: TTL 0 (%s: assumed pods never expire; v1.36 removed expiry)", source)
 	case c.Source == "--ttl":

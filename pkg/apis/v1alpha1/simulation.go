@@ -48,9 +48,9 @@ type SimulationSettings struct {
 	// whose default it is ("kube-scheduler v1.19 default", "latest
 	// kube-scheduler default").
 	TTLSource string `json:"ttlSource"`
-	// KubeVersion is the kube-scheduler version modelled (and whose TTL
-	// default applies without --ttl) when it was given by --kube-version or
-	// read from the live server; absent for the default, v1.36.
+	// KubeVersion is the kube-scheduler version modelled, whose TTL default
+	// applies, when it was given by --kube-version or read from the live
+	// server; absent with --ttl and for the default version (v1.36).
 	KubeVersion string `json:"kubeVersion,omitempty"`
 	// ZeroTTLExpires is true when the TTL is 0 and the version modelled
 	// (before v1.25) expires an assumed pod at the first cleanup after its
