@@ -39,10 +39,10 @@ func (p *Profile) NewResource(rl v1.ResourceList) *Resource {
 	return r
 }
 
-// HostPorts lists the host ports a pod occupies: regular containers' and,
-// from v1.33, sidecars' (see HostPorts). Before v1.33 every port of a
-// regular container is listed as upstream walks them; HostPortInfo ignores
-// ports ≤ 0, so only host ports end up used.
+// HostPorts lists the host ports a pod occupies: from v1.33 sidecars' and
+// regular containers' (see HostPorts); before, regular containers' only
+// (upstream walks every container port then, and HostPortInfo ignores the
+// ones without a host port, which comes to the same).
 func (p *Profile) HostPorts(pod *v1.Pod) []v1.ContainerPort {
 	if p.SidecarHostPorts {
 		return HostPorts(pod)

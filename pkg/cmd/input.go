@@ -66,7 +66,7 @@ func (f *InputFlags) Validate() error {
 	if f.Recursive && len(f.Filenames) == 0 {
 		return fmt.Errorf("-R/--recursive needs -f/--filename")
 	}
-	return f.Version.Validate()
+	return f.Version.Validate(len(f.Filenames) > 0)
 }
 
 // Load reads the cluster from files or lists it live. Warnings and progress
@@ -104,6 +104,9 @@ func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, e
 
 // LoadModel loads the input and builds the cache model from it, modelling
 // the kube-scheduler version and gates of Profile unless opts sets a profile.
+// A live server's version is read after the listing, so that a cluster that
+// cannot be reached or refuses the user is reported by the listing's own
+// error alone.
 func (f *InputFlags) LoadModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options) (*model.Model, error) {
 	cluster, err := f.Load(ctx, streams)
 	if err != nil {

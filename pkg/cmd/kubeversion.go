@@ -30,24 +30,31 @@ func (f *VersionFlags) AddFlags(cmd *cobra.Command) {
 		"kube-scheduler version to model, "+cache.SupportedRange+", e.g. v1.18 or v1.22.5 (default: the live API server's version; v1.36 with -f)")
 	cmd.Flags().StringVar(&f.FeatureGates, "feature-gates", f.FeatureGates,
 		"kube-scheduler feature gates that change the cache's accounting, e.g. PodLevelResources=true,InPlacePodVerticalScaling=false (default: the version's defaults)")
+	versions := make([]string, 0, cache.MaxMinor-cache.MinMinor+1)
+	for _, v := range cache.Minors() {
+		versions = append(versions, v.String())
+	}
+	_ = cmd.RegisterFlagCompletionFunc("kube-version", cobra.FixedCompletions(versions, cobra.ShellCompDirectiveNoFileComp))
 }
 
-// Validate parses --kube-version and, when it is given, checks
-// --feature-gates against it (with a live default version the gates are
-// checked once the server's version is known).
-func (f *VersionFlags) Validate() error {
+// Validate parses --kube-version and checks --feature-gates against it, or
+// against v1.36 when reading files; with a live cluster and no
+// --kube-version the gates are checked once the server's version is known
+// (InputFlags.Profile).
+func (f *VersionFlags) Validate(files bool) error {
 	f.version = nil
+	v := cache.Latest
 	if f.KubeVersion != "" {
-		v, err := cache.ParseVersion(f.KubeVersion)
-		if err != nil {
+		var err error
+		if v, err = cache.ParseVersion(f.KubeVersion); err != nil {
 			return fmt.Errorf("invalid --kube-version: %w", err)
 		}
 		f.version = &v
-		if _, err := parseFeatureGates(f.FeatureGates, v); err != nil {
-			return err
-		}
+	} else if !files {
+		return nil
 	}
-	return nil
+	_, err := parseFeatureGates(f.FeatureGates, v)
+	return err
 }
 
 // VersionChoice is the kube-scheduler version modelled and where it comes from.
