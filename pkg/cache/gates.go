@@ -3,8 +3,9 @@ package cache
 import "sort"
 
 // FeatureGates are the kube-scheduler feature gates that change what the
-// cache accounts for a pod (or, for SidecarContainers, whether the
-// NodeResourcesFit check accepts it). A gate that does not exist at the
+// cache accounts for a pod or a node. (SidecarContainers is not one: from
+// v1.28 the arithmetic counts sidecars whatever its value; it only changes
+// NodeResourcesFit's verdict.) A gate that does not exist at the
 // modelled version holds the value that version's code behaves as: false
 // before the gate was introduced, true after it was removed as GA. Use
 // FeatureGatesFor (or DefaultFeatureGates for v1.36) rather than the zero
@@ -20,10 +21,6 @@ type FeatureGates struct {
 	// locked on from v1.35): take container status resources into account
 	// for in-place resize.
 	InPlacePodVerticalScaling bool
-	// SidecarContainers (alpha v1.28, beta v1.29–v1.32, GA and locked on from
-	// v1.33): when off, NodeResourcesFit refuses pods with a restartable init
-	// container. The cache's arithmetic counts sidecars either way.
-	SidecarContainers bool
 	// PodLevelResources (alpha v1.32–v1.33, beta on from v1.34):
 	// spec.resources replaces the container aggregate for cpu, memory (and
 	// hugepages from v1.33).
@@ -86,9 +83,6 @@ var gateSpecs = []gateSpec{
 	{name: "PodOverhead", stages: []gateStage{{since: 18, def: true, preRelease: Beta}, {since: 24, def: true, locked: true, preRelease: GA}}, removed: 26,
 		effect: "when off (read up to v1.23), spec.overhead is not added",
 		field:  func(g *FeatureGates) *bool { return &g.PodOverhead }},
-	{name: "SidecarContainers", stages: []gateStage{{since: 28, preRelease: Alpha}, {since: 29, def: true, preRelease: Beta}, {since: 33, def: true, locked: true, preRelease: GA}},
-		effect: "when off, NodeResourcesFit refuses pods with a restartable init container (requests count sidecars from v1.28 either way)",
-		field:  func(g *FeatureGates) *bool { return &g.SidecarContainers }},
 }
 
 // GateState is one feature gate as kube-scheduler at some version knows it.

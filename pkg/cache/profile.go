@@ -4,8 +4,8 @@ import v1 "k8s.io/api/core/v1"
 
 // Profile is what the model runs as: one kube-scheduler version's Behavior
 // and the feature gates in force. Every version-dependent computation that
-// callers need (a pod's requests, its host ports, allocatable, the fit
-// check) is a method here, so that callers never switch on the version.
+// callers need (a pod's requests, its host ports, allocatable) is a method
+// here, so that callers never switch on the version.
 type Profile struct {
 	Behavior
 	Gates FeatureGates
@@ -65,29 +65,4 @@ func (p *Profile) pvcKeys(pod *v1.Pod) []string {
 		return nil
 	}
 	return PVCKeys(pod)
-}
-
-// SidecarsRefused is the reason NodeResourcesFit gives, at v1.28+ with gate
-// SidecarContainers off, for a pod with a restartable init container.
-const SidecarsRefused = "Pod has a restartable init container and the SidecarContainers feature is disabled"
-
-// FitReasons is why pod, which requests req (its PodResource's Resource),
-// does not fit ni by NodeResourcesFit's rules; nil means it fits. At v1.28+
-// with gate SidecarContainers off a pod with a restartable init container
-// fits nowhere (pkg/scheduler/framework/plugins/noderesources/fit.go,
-// v1.28.15 Filter, v1.32.13 PreFilter); otherwise see InsufficientResources.
-func (p *Profile) FitReasons(pod *v1.Pod, req *Resource, ni *NodeInfo) []string {
-	if p.Sidecars && !p.Gates.SidecarContainers && hasSidecar(pod) {
-		return []string{SidecarsRefused}
-	}
-	return InsufficientResources(req, ni)
-}
-
-func hasSidecar(pod *v1.Pod) bool {
-	for i := range pod.Spec.InitContainers {
-		if isSidecar(&pod.Spec.InitContainers[i]) {
-			return true
-		}
-	}
-	return false
 }

@@ -256,26 +256,3 @@ func TestAccountingPVCRefCounts(t *testing.T) {
 		}
 	}
 }
-
-// With gate SidecarContainers off (alpha, the default, in v1.28) a pod with
-// a sidecar fits nowhere (K v1.28.15 noderesources/fit.go Filter); v1.27
-// does not know restartable init containers, and the gate is locked on
-// from v1.33.
-func TestFitSidecarGate(t *testing.T) {
-	p := pod("p").init("100m", "", true).req("100m", "").obj()
-	n := withAlloc(node("n"), v1.ResourceList{v1.ResourceCPU: resource.MustParse("1"), v1.ResourcePods: resource.MustParse("10")})
-	off := func(g *FeatureGates) { g.SidecarContainers = false }
-	for _, tc := range []struct {
-		version string
-		gates   func(*FeatureGates)
-		want    []string
-	}{{"v1.27", nil, nil}, {"v1.28", nil, []string{SidecarsRefused}}, {"v1.29", nil, nil}, {"v1.32", off, []string{SidecarsRefused}}, {"v1.33", off, nil}} {
-		prof := profileAt(t, tc.version, tc.gates)
-		c := newTestCache(Options{Profile: &prof})
-		ni := c.AddNode(n)
-		req := prof.PodResource(p).Resource
-		if diff := cmp.Diff(tc.want, prof.FitReasons(p, &req, ni)); diff != "" {
-			t.Errorf("%s: fit reasons (-want,+got):\n%s", tc.version, diff)
-		}
-	}
-}

@@ -97,11 +97,11 @@ func TestKnownGates(t *testing.T) {
 		"v1.24": {{"LocalStorageCapacityIsolation", true, false, Beta}, {"PodOverhead", true, true, GA}},
 		"v1.26": {{"LocalStorageCapacityIsolation", true, true, GA}},
 		"v1.27": {{"InPlacePodVerticalScaling", false, false, Alpha}},
-		"v1.28": {{"InPlacePodVerticalScaling", false, false, Alpha}, {"SidecarContainers", false, false, Alpha}},
-		"v1.32": {{"InPlacePodVerticalScaling", false, false, Alpha}, {"PodLevelResources", false, false, Alpha}, {"SidecarContainers", true, false, Beta}},
-		"v1.34": {{"InPlacePodVerticalScaling", true, false, Beta}, {"PodLevelResources", true, false, Beta}, {"SidecarContainers", true, true, GA}},
+		"v1.32": {{"InPlacePodVerticalScaling", false, false, Alpha}, {"PodLevelResources", false, false, Alpha}},
+		"v1.34": {{"InPlacePodVerticalScaling", true, false, Beta}, {"PodLevelResources", true, false, Beta}},
+		"v1.35": {{"InPlacePodLevelResourcesVerticalScaling", false, false, Alpha}, {"InPlacePodVerticalScaling", true, true, GA}, {"PodLevelResources", true, false, Beta}},
 		"v1.36": {{"DRANodeAllocatableResources", false, false, Alpha}, {"InPlacePodLevelResourcesVerticalScaling", true, false, Beta},
-			{"InPlacePodVerticalScaling", true, true, GA}, {"PodLevelResources", true, false, Beta}, {"SidecarContainers", true, true, GA}},
+			{"InPlacePodVerticalScaling", true, true, GA}, {"PodLevelResources", true, false, Beta}},
 	}
 	for s, want := range tests {
 		ver, err := ParseVersion(s)
@@ -117,7 +117,7 @@ func TestKnownGates(t *testing.T) {
 	if !g.PodOverhead || !g.LocalStorageCapacityIsolation || g.PodLevelResources || g.InPlacePodLevelResourcesVerticalScaling {
 		t.Errorf("v1.30 gates %+v", g)
 	}
-	if g := FeatureGatesWith(Version{Minor: 36}, map[string]bool{"SidecarContainers": false, "PodLevelResources": false}); !g.SidecarContainers || g.PodLevelResources {
+	if g := FeatureGatesWith(Version{Minor: 36}, map[string]bool{"InPlacePodVerticalScaling": false, "PodLevelResources": false}); !g.InPlacePodVerticalScaling || g.PodLevelResources {
 		t.Errorf("v1.36: a locked gate changed or a free one did not: %+v", g)
 	}
 }

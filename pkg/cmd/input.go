@@ -102,6 +102,16 @@ func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, e
 	return client, cfg.Host, nil
 }
 
+// BuildModel builds the cache model of cluster (loaded with Load) as the
+// kube-scheduler version and gates of Profile.
+func (f *InputFlags) BuildModel(cluster *load.Cluster, warnings io.Writer) (*model.Model, error) {
+	p, _, err := f.Profile(warnings)
+	if err != nil {
+		return nil, err
+	}
+	return model.Build(cluster, cache.Options{Profile: &p})
+}
+
 // LoadModel loads the input and builds the cache model from it, modelling
 // the kube-scheduler version and gates of Profile unless opts sets a profile.
 // A live server's version is read after the listing, so that a cluster that

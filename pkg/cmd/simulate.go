@@ -35,13 +35,14 @@ check), or where kube-scheduler v1.36 would place it (its own filters and
 scores, default profile or --config) against the cache at that moment, earlier
 assumed pods included; a pod no node takes is reported unschedulable, with the
 scheduler's FailedScheduling message, and not assumed. Placement is always
-v1.36's; --kube-version and --ttl shape the cache's assumed-pod expiry.
+v1.36's; --kube-version shapes the cache it runs over.
 
 The cache behaves as kube-scheduler --kube-version (default: the live API
 server's version, or v1.36 with -f): its transitions, errors and accounting
-(docs/versions.md in the project lists what differs). The TTL is --ttl, else that version's default (0 from
-v1.25: assumed pods never expire; before v1.25 a TTL of 0 expires them at the
-first cleanup after their binding finished). A note on stderr says which.
+(docs/versions.md in the project lists what differs). The TTL is --ttl, else
+that version's default (0 from v1.25: assumed pods never expire; before v1.25
+a TTL of 0 expires them at the first cleanup after their binding finished).
+A note on stderr says which.
 
 Virtual time starts at +0s (the fixed instant 2026-01-01T00:00:00Z): every pod
 is assumed at +0s, one after another; bindings finish at +--bind-latency, each

@@ -90,8 +90,8 @@ func TestKubeVersionDrivesDump(t *testing.T) {
 }
 
 // TestKubeVersionDrivesSnapshotAndRequested: the used-PVC set exists from
-// v1.25 (null before), and requested --pod-file computes the pod's requests
-// as the version does.
+// v1.25 (null before), and requested --pod shows the pod's requests as the
+// version computes them.
 func TestKubeVersionDrivesSnapshotAndRequested(t *testing.T) {
 	for version, want := range map[string]string{"v1.24": "null", "v1.25": `["ns/data"]`} {
 		r := run(t, "", "snapshot", "-f", versionsCluster, "--kube-version", version, "-o", "jsonpath={.usedPVCSet}")
@@ -102,19 +102,15 @@ func TestKubeVersionDrivesSnapshotAndRequested(t *testing.T) {
 	if r := run(t, "", "snapshot", "-f", versionsCluster, "--kube-version", "v1.24"); !strings.Contains(r.stdout, "Used PVCs: not kept by this kube-scheduler version (v1.25+)") {
 		t.Errorf("v1.24 snapshot table:\n%s", r.stdout)
 	}
-	// The sidecar pod of n-1 checked against the cluster: 200m at v1.27
-	// (an init container), 300m from v1.28 (gate SidecarContainers on).
-	for _, args := range [][]string{{"v1.27", "200"}, {"v1.28", "300", "--feature-gates", "SidecarContainers=true"}, {"v1.29", "300"}} {
-		r := run(t, "", append([]string{"requested", "-f", versionsCluster, "--kube-version", args[0], "--pod", "ns/sidecar",
-			"-o", "jsonpath={.pod.requested.milliCPU}"}, args[2:]...)...)
-		if r.code != 0 || r.stdout != args[1] {
-			t.Errorf("%v: the sidecar pod requests %q (exit %d), want %s", args, r.stdout, r.code, args[1])
+	// The sidecar pod of n-1 checked against the cluster: it requests 200m
+	// at v1.27 (the sidecar is an init container), 300m from v1.28. The rows
+	// count it the same way.
+	for version, want := range map[string]string{"v1.27": "200 200", "v1.28": "300 300"} {
+		r := run(t, "", "requested", "-f", versionsCluster, "--kube-version", version, "--pod", "ns/sidecar",
+			"-o", `jsonpath={.pod.requested.milliCPU} {.nodes[?(@.name=="n-1")].requested.milliCPU}`)
+		if r.code != 0 || r.stdout != want {
+			t.Errorf("%s: the sidecar pod and n-1 request %q (exit %d), want %s", version, r.stdout, r.code, want)
 		}
-	}
-	// v1.28 with SidecarContainers off (its default): the sidecar pod fits nowhere.
-	r := run(t, "", "requested", "-f", versionsCluster, "--kube-version", "v1.28", "--pod", "ns/sidecar")
-	if r.code != 1 || !strings.Contains(r.stdout, "Pod has a restartable init container and the SidecarContainers feature is disabled") {
-		t.Errorf("v1.28 without SidecarContainers: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
 
@@ -154,13 +150,15 @@ func TestBadKubeVersion(t *testing.T) {
 // are usage errors naming the gates known at that version.
 func TestBadFeatureGates(t *testing.T) {
 	tests := []struct{ version, gates, want string }{
-		{"v1.36", "Foo=true", `unrecognized feature gate: Foo (gates modelled for kube-scheduler v1.36: DRANodeAllocatableResources, InPlacePodLevelResourcesVerticalScaling, InPlacePodVerticalScaling, PodLevelResources, SidecarContainers)`},
+		{"v1.36", "Foo=true", `unrecognized feature gate: Foo (gates modelled for kube-scheduler v1.36: DRANodeAllocatableResources, InPlacePodLevelResourcesVerticalScaling, InPlacePodVerticalScaling, PodLevelResources)`},
+		{"v1.30", "SidecarContainers=false", `unrecognized feature gate: SidecarContainers (gates modelled for kube-scheduler v1.30: InPlacePodVerticalScaling)`},
+		{"v1.36", "InPlacePodVerticalScaling=false", `cannot set feature gate InPlacePodVerticalScaling to false, feature is locked to true`},
 		{"v1.18", "InPlacePodVerticalScaling=true", `unrecognized feature gate: InPlacePodVerticalScaling (gates modelled for kube-scheduler v1.18: LocalStorageCapacityIsolation, PodOverhead)`},
 		{"v1.30", "PodOverhead=true", `unrecognized feature gate: PodOverhead`},
 		{"v1.24", "PodOverhead=false", `cannot set feature gate PodOverhead to false, feature is locked to true`},
 		{"v1.36", "PodLevelResources=false", `InPlacePodLevelResourcesVerticalScaling is enabled, but depends on features that are disabled: [PodLevelResources]`},
-		{"v1.28", "SidecarContainers", `missing bool value for SidecarContainers`},
-		{"v1.28", "SidecarContainers=maybe", `invalid value of SidecarContainers=maybe`},
+		{"v1.28", "InPlacePodVerticalScaling", `missing bool value for InPlacePodVerticalScaling`},
+		{"v1.28", "InPlacePodVerticalScaling=maybe", `invalid value of InPlacePodVerticalScaling=maybe`},
 	}
 	for _, tc := range tests {
 		r := run(t, "", "dump", "-f", versionsCluster, "--kube-version", tc.version, "--feature-gates", tc.gates)
