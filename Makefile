@@ -30,7 +30,7 @@ vet:
 lint: vet
 
 golden:
-	$(GO) test ./pkg/cmd/... -update
+	$(GO) test ./pkg/cmd/... ./pkg/cache/... -update
 
 bench:
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./pkg/...

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Grep rules for the layering the project relies on (see DEVELOPERS docs):
+# Grep rules for the layering the project relies on (README, "Development"):
 # the cache model never reads the wall clock, prints or exits; only main exits;
 # k8s.io/kubernetes (the scheduler framework) is imported by pkg/decide only.
 set -euo pipefail

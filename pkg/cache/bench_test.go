@@ -48,6 +48,29 @@ func buildCache(nodes []*v1.Node, pods []*v1.Pod) Cache {
 	return c
 }
 
+// BenchmarkCacheBuildByVersion builds the same 1,000-node cache as each
+// request algorithm: v1.18 (per container), v1.28 (api/v1 PodRequests),
+// v1.32 (component-helpers v0.32 rules), v1.36 (component-helpers). Compare
+// with BenchmarkCacheBuild/1000Nodes30000Pods (v1.36) of the same run.
+func BenchmarkCacheBuildByVersion(b *testing.B) {
+	nodes, pods := benchCluster(1000, 30000)
+	for _, minor := range []int{18, 28, 32, 36} {
+		p := NewProfile(Version{Minor: minor}, nil)
+		b.Run(fmt.Sprintf("v1.%d", minor), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c := New(Options{Generations: &GenerationCounter{}, Profile: &p})
+				for _, n := range nodes {
+					c.AddNode(n)
+				}
+				for _, pod := range pods {
+					_ = c.AddPod(pod)
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkCacheBuild(b *testing.B) {
 	for _, size := range []struct{ nodes, pods int }{{1000, 30000}, {5000, 150000}} {
 		nodes, pods := benchCluster(size.nodes, size.pods)

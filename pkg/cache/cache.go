@@ -11,12 +11,17 @@ import (
 
 // Options configure New.
 type Options struct {
-	// TTL is the assumed-pod TTL started by FinishBinding; 0 = never expire
-	// (kube-scheduler ≥ 1.25). See DefaultTTL.
+	// TTL is the assumed-pod TTL started by FinishBinding. 0 means never
+	// expire from v1.25 on, and "expire at the first cleanup after binding
+	// finished" before (see Behavior.ZeroTTLNeverExpires). The version's own
+	// default is Profile.DefaultTTL.
 	TTL time.Duration
 	// Clock gives FinishBinding's "now". Default: the real clock.
 	Clock clock.PassiveClock
-	// FeatureGates select the request accounting. Default: v1.36's.
+	// Profile is the kube-scheduler version and feature gates modelled.
+	// Default: DefaultProfile (v1.36).
+	Profile *Profile
+	// FeatureGates, if set, replace the profile's gates.
 	FeatureGates *FeatureGates
 	// Generations hands out NodeInfo generations. Default: the process-wide
 	// counter, as upstream; pass a fresh one for reproducible generations.
@@ -44,7 +49,7 @@ type cacheImpl struct {
 	mu       sync.RWMutex
 	ttl      time.Duration
 	clock    clock.PassiveClock
-	gates    FeatureGates
+	p        Profile
 	gen      *GenerationCounter
 	observer Observer
 	// events collects transitions under the lock; see unlockAndNotify.
@@ -67,7 +72,7 @@ func New(opts Options) Cache {
 		clock:       opts.Clock,
 		gen:         opts.Generations,
 		observer:    opts.Observer,
-		gates:       DefaultFeatureGates(),
+		p:           DefaultProfile(),
 		podStates:   map[string]*podState{},
 		assumedPods: sets.New[string](),
 		nodes:       map[string]*nodeInfoListItem{},
@@ -80,11 +85,17 @@ func New(opts Options) Cache {
 	if c.gen == nil {
 		c.gen = &processGenerations
 	}
+	if opts.Profile != nil {
+		c.p = *opts.Profile
+	}
 	if opts.FeatureGates != nil {
-		c.gates = *opts.FeatureGates
+		c.p.Gates = opts.FeatureGates.normalized(c.p.Version)
 	}
 	return c
 }
+
+// Profile implements Cache.
+func (c *cacheImpl) Profile() Profile { return c.p }
 
 // unlockAndNotify releases the write lock, then hands the transitions
 // recorded under it to the observer, so an observer may call back into the

@@ -21,7 +21,7 @@ func (c *cacheImpl) AddNode(node *v1.Node) *NodeInfo {
 	c.moveNodeInfoToHead(node.Name)
 	c.nodeTree.AddNode(node)
 	c.addNodeImageStates(node, item.info)
-	item.info.setNode(node, c.gen)
+	item.info.setNode(node, &c.p, c.gen)
 	return item.info.Clone()
 }
 
@@ -39,7 +39,7 @@ func (c *cacheImpl) UpdateNode(oldNode, newNode *v1.Node) *NodeInfo {
 	c.moveNodeInfoToHead(newNode.Name)
 	c.nodeTree.UpdateNode(oldNode, newNode)
 	c.addNodeImageStates(newNode, item.info)
-	item.info.setNode(newNode, c.gen)
+	item.info.setNode(newNode, &c.p, c.gen)
 	return item.info.Clone()
 }
 

@@ -8,7 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// TestPlaceholderNode mirrors §9.18 / §1.4 E1–E2: a pod on an unknown node.
+// TestPlaceholderNode: a pod on an unknown node gets a placeholder NodeInfo
+// that no snapshot shows (v1.36.3 backend/cache/cache.go addPod, UpdateSnapshot).
 func TestPlaceholderNode(t *testing.T) {
 	c := newTestCache(Options{})
 	p := pod("p").on("ghost").req("100m", "").obj()
@@ -37,7 +38,8 @@ func TestPlaceholderBecomesNode(t *testing.T) {
 	}
 }
 
-// TestGhostNode mirrors §9.20: a node removed while a pod remains.
+// TestGhostNode: a node removed while a pod remains (v1.36.3
+// backend/cache/cache.go RemoveNode, upstream TestNodeOperators).
 func TestGhostNode(t *testing.T) {
 	c := newTestCache(Options{})
 	c.AddNode(node("n1"))
@@ -66,7 +68,8 @@ func TestGhostNode(t *testing.T) {
 	}
 }
 
-// TestRemovePodBeforeNode mirrors §9.17.
+// TestRemovePodBeforeNode mirrors upstream TestRemovePod (v1.36.3
+// backend/cache/cache_test.go).
 func TestRemovePodBeforeNode(t *testing.T) {
 	for _, assumed := range []bool{false, true} {
 		c := newTestCache(Options{})
@@ -91,7 +94,8 @@ func TestRemovePodBeforeNode(t *testing.T) {
 	}
 }
 
-// TestImageStates mirrors §9.21: size from the first reporter, NumNodes live
+// TestImageStates (v1.36.3 backend/cache/cache.go addNodeImageStates): size
+// from the first reporter, NumNodes live
 // in Dump, stale in snapshots of unchanged nodes.
 func TestImageStates(t *testing.T) {
 	c := newTestCache(Options{})
@@ -178,7 +182,8 @@ func TestGenerationsIncrease(t *testing.T) {
 	}
 }
 
-// TestAddNodeTwiceInAnotherZone documents an upstream quirk (§1.3 AddNode):
+// TestAddNodeTwiceInAnotherZone documents an upstream quirk (v1.36.3
+// backend/cache/node_tree.go addNode):
 // the NodeTree's duplicate check is per zone, so AddNode of a known node with
 // another zone key lists it twice. The informer never does this (it sends
 // Update), so the cache's invariants assume it does not happen.

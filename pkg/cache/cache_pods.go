@@ -1,27 +1,44 @@
 package cache
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
 )
 
-// podRef renders a pod as upstream's messages do: "<uid>(<namespace>/<name>)".
-func podRef(key string, pod *v1.Pod) string {
+// podRef renders a pod as upstream's messages do: from v1.26
+// "<uid>(<namespace>/<name>)" (as KObj prints it: the name alone without a
+// namespace), before the UID alone.
+func (c *cacheImpl) podRef(key string, pod *v1.Pod) string {
+	switch {
+	case !c.p.NamespacedErrors:
+		return key
+	case pod.Namespace == "":
+		return fmt.Sprintf("%s(%s)", key, pod.Name)
+	}
 	return fmt.Sprintf("%s(%s/%s)", key, pod.Namespace, pod.Name)
+}
+
+// key is PodKey with the version's wording of the empty-UID error.
+func (c *cacheImpl) key(pod *v1.Pod) (string, error) {
+	if pod.UID == "" {
+		return "", errors.New(c.p.EmptyUIDError)
+	}
+	return string(pod.UID), nil
 }
 
 // AssumePod implements Cache.
 func (c *cacheImpl) AssumePod(pod *v1.Pod) error {
-	key, err := PodKey(pod)
+	key, err := c.key(pod)
 	if err != nil {
 		return err
 	}
 	c.mu.Lock()
 	defer c.unlockAndNotify()
 	if _, ok := c.podStates[key]; ok {
-		return fmt.Errorf("pod %s is in the cache, so can't be assumed", podRef(key, pod))
+		return fmt.Errorf("pod %s is in the cache, so can't be assumed", c.podRef(key, pod))
 	}
 	c.addPod(key, pod, true)
 	c.record(pod, StateInitial, StateAssumed, "AssumePod")
@@ -30,7 +47,7 @@ func (c *cacheImpl) AssumePod(pod *v1.Pod) error {
 
 // FinishBinding implements Cache.
 func (c *cacheImpl) FinishBinding(pod *v1.Pod) error {
-	key, err := PodKey(pod)
+	key, err := c.key(pod)
 	if err != nil {
 		return err
 	}
@@ -44,7 +61,8 @@ func (c *cacheImpl) FinishBinding(pod *v1.Pod) error {
 	}
 	ps.bindingFinished = true
 	ps.deadline = nil
-	if c.ttl > 0 {
+	// Up to v1.24 a TTL of 0 still sets a deadline: the finish time itself.
+	if c.ttl > 0 || !c.p.ZeroTTLNeverExpires {
 		dl := c.clock.Now().Add(c.ttl)
 		ps.deadline = &dl
 	}
@@ -53,7 +71,7 @@ func (c *cacheImpl) FinishBinding(pod *v1.Pod) error {
 
 // ForgetPod implements Cache.
 func (c *cacheImpl) ForgetPod(pod *v1.Pod) error {
-	key, err := PodKey(pod)
+	key, err := c.key(pod)
 	if err != nil {
 		return err
 	}
@@ -61,13 +79,16 @@ func (c *cacheImpl) ForgetPod(pod *v1.Pod) error {
 	defer c.unlockAndNotify()
 	ps, ok := c.podStates[key]
 	if !ok {
-		return nil
+		if c.p.ForgetUnknownIsNil {
+			return nil
+		}
+		return fmt.Errorf("pod %s wasn't assumed so cannot be forgotten", c.podRef(key, pod))
 	}
 	if ps.pod.Spec.NodeName != pod.Spec.NodeName {
-		return fmt.Errorf("pod %s was assumed on %s but assigned to %s", podRef(key, pod), pod.Spec.NodeName, ps.pod.Spec.NodeName)
+		return fmt.Errorf("pod %s was assumed on %s but assigned to %s", c.podRef(key, pod), pod.Spec.NodeName, ps.pod.Spec.NodeName)
 	}
 	if !c.assumedPods.Has(key) {
-		return fmt.Errorf("pod %s wasn't assumed so cannot be forgotten", podRef(key, pod))
+		return fmt.Errorf("pod %s wasn't assumed so cannot be forgotten", c.podRef(key, pod))
 	}
 	if err := c.removePod(key, pod); err != nil {
 		return err
@@ -78,7 +99,7 @@ func (c *cacheImpl) ForgetPod(pod *v1.Pod) error {
 
 // AddPod implements Cache.
 func (c *cacheImpl) AddPod(pod *v1.Pod) error {
-	key, err := PodKey(pod)
+	key, err := c.key(pod)
 	if err != nil {
 		return err
 	}
@@ -87,9 +108,7 @@ func (c *cacheImpl) AddPod(pod *v1.Pod) error {
 	ps, ok := c.podStates[key]
 	switch {
 	case ok && c.assumedPods.Has(key):
-		// v1.26+: always re-account from the new object, moving the pod if it
-		// landed on another node than assumed. Upstream only logs a failure.
-		if err := c.updatePod(key, ps.pod, pod); err != nil {
+		if err := c.confirmAssumed(key, ps, pod); err != nil {
 			return err
 		}
 		c.record(pod, StateAssumed, StateAdded, "AddPod")
@@ -97,14 +116,29 @@ func (c *cacheImpl) AddPod(pod *v1.Pod) error {
 		c.addPod(key, pod, false)
 		c.record(pod, StateInitial, StateAdded, "AddPod")
 	default:
-		return fmt.Errorf("pod %s was already in added state", podRef(key, pod))
+		return fmt.Errorf("pod %s was already in added state", c.podRef(key, pod))
 	}
+	return nil
+}
+
+// confirmAssumed turns an assumed pod into an Added one. From v1.26 it is
+// always removed and re-added from the new object; before, only a pod added
+// on another node than assumed moves, and on the same node the NodeInfo
+// keeps the assumed object and its accounting while the state points at
+// the new object. Upstream only logs a failure here. The caller must hold
+// the write lock.
+func (c *cacheImpl) confirmAssumed(key string, ps *podState, pod *v1.Pod) error {
+	if c.p.AddAssumedReplaces || ps.pod.Spec.NodeName != pod.Spec.NodeName {
+		return c.updatePod(key, ps.pod, pod)
+	}
+	c.assumedPods.Delete(key)
+	ps.pod, ps.deadline = pod, nil
 	return nil
 }
 
 // UpdatePod implements Cache.
 func (c *cacheImpl) UpdatePod(oldPod, newPod *v1.Pod) error {
-	key, err := PodKey(oldPod)
+	key, err := c.key(oldPod)
 	if err != nil {
 		return err
 	}
@@ -112,14 +146,17 @@ func (c *cacheImpl) UpdatePod(oldPod, newPod *v1.Pod) error {
 	defer c.unlockAndNotify()
 	ps, ok := c.podStates[key]
 	if !ok {
-		return fmt.Errorf("pod %s is not added to scheduler cache, so cannot be updated", podRef(key, oldPod))
+		return fmt.Errorf("pod %s is not added to scheduler cache, so cannot be updated", c.podRef(key, oldPod))
 	}
 	if c.assumedPods.Has(key) {
-		return fmt.Errorf("assumed pod %s should not be updated", podRef(key, oldPod))
+		if c.p.UpdateAssumedError {
+			return fmt.Errorf("assumed pod %s should not be updated", c.podRef(key, oldPod))
+		}
+		return fmt.Errorf("pod %s is not added to scheduler cache, so cannot be updated", c.podRef(key, oldPod))
 	}
 	if ps.pod.Spec.NodeName != newPod.Spec.NodeName {
 		return fmt.Errorf("pod %s updated on a different node than previously added to (cached on %q, update on %q): scheduler cache is corrupted, kube-scheduler would exit",
-			podRef(key, oldPod), ps.pod.Spec.NodeName, newPod.Spec.NodeName)
+			c.podRef(key, oldPod), ps.pod.Spec.NodeName, newPod.Spec.NodeName)
 	}
 	if err := c.updatePod(key, oldPod, newPod); err != nil {
 		return err
@@ -130,21 +167,23 @@ func (c *cacheImpl) UpdatePod(oldPod, newPod *v1.Pod) error {
 
 // RemovePod implements Cache.
 func (c *cacheImpl) RemovePod(pod *v1.Pod) error {
-	key, err := PodKey(pod)
+	key, err := c.key(pod)
 	if err != nil {
 		return err
 	}
 	c.mu.Lock()
 	defer c.unlockAndNotify()
 	ps, ok := c.podStates[key]
-	if !ok {
-		return fmt.Errorf("pod %s is not found in scheduler cache, so cannot be removed from it", podRef(key, pod))
+	// Up to v1.19 an assumed pod cannot be removed: it stays until it
+	// expires or is added.
+	if !ok || c.assumedPods.Has(key) && !c.p.RemoveAssumed {
+		return fmt.Errorf("pod %s is not found in scheduler cache, so cannot be removed from it", c.podRef(key, pod))
 	}
-	// An empty node name is tolerated (v1.20+): a tombstone may carry a stale
-	// unassigned copy. Any other mismatch makes kube-scheduler exit.
-	if ps.pod.Spec.NodeName != pod.Spec.NodeName && pod.Spec.NodeName != "" {
+	// An empty node name is tolerated from v1.20: a tombstone may carry a
+	// stale unassigned copy. Any other mismatch makes kube-scheduler exit.
+	if ps.pod.Spec.NodeName != pod.Spec.NodeName && (pod.Spec.NodeName != "" || !c.p.RemoveEmptyNodeName) {
 		return fmt.Errorf("pod %s was added to %q but removed from %q: scheduler cache is corrupted, kube-scheduler would exit",
-			podRef(key, pod), ps.pod.Spec.NodeName, pod.Spec.NodeName)
+			c.podRef(key, pod), ps.pod.Spec.NodeName, pod.Spec.NodeName)
 	}
 	from := StateAdded
 	if c.assumedPods.Has(key) {
@@ -159,7 +198,7 @@ func (c *cacheImpl) RemovePod(pod *v1.Pod) error {
 
 // GetPod implements Cache.
 func (c *cacheImpl) GetPod(pod *v1.Pod) (*v1.Pod, error) {
-	key, err := PodKey(pod)
+	key, err := c.key(pod)
 	if err != nil {
 		return nil, err
 	}
@@ -167,14 +206,14 @@ func (c *cacheImpl) GetPod(pod *v1.Pod) (*v1.Pod, error) {
 	defer c.mu.RUnlock()
 	ps, ok := c.podStates[key]
 	if !ok {
-		return nil, fmt.Errorf("pod %s does not exist in scheduler cache", podRef(key, pod))
+		return nil, fmt.Errorf("pod %s does not exist in scheduler cache", c.podRef(key, pod))
 	}
 	return ps.pod, nil
 }
 
 // IsAssumedPod implements Cache.
 func (c *cacheImpl) IsAssumedPod(pod *v1.Pod) (bool, error) {
-	key, err := PodKey(pod)
+	key, err := c.key(pod)
 	if err != nil {
 		return false, err
 	}
@@ -187,7 +226,7 @@ func (c *cacheImpl) IsAssumedPod(pod *v1.Pod) (bool, error) {
 func (c *cacheImpl) Cleanup(now time.Time) []*v1.Pod {
 	c.mu.Lock()
 	defer c.unlockAndNotify()
-	if c.ttl == 0 {
+	if c.ttl == 0 && c.p.ZeroTTLNeverExpires {
 		return nil
 	}
 	var expired []*v1.Pod
@@ -214,7 +253,7 @@ func (c *cacheImpl) addPod(key string, pod *v1.Pod, assumed bool) {
 	if !ok {
 		item = c.newItem(pod.Spec.NodeName)
 	}
-	item.info.addPodInfo(newPodInfo(pod, c.gates), c.gen)
+	item.info.addPodInfo(newPodInfo(pod, &c.p), &c.p, c.gen)
 	c.moveNodeInfoToHead(pod.Spec.NodeName)
 	c.podStates[key] = &podState{pod: pod}
 	if assumed {
@@ -237,7 +276,7 @@ func (c *cacheImpl) updatePod(key string, oldPod, newPod *v1.Pod) error {
 // the state is still dropped (v1.24+). The caller must hold the write lock.
 func (c *cacheImpl) removePod(key string, pod *v1.Pod) error {
 	if item, ok := c.nodes[pod.Spec.NodeName]; ok {
-		if err := item.info.removePod(pod, pod.Spec.NodeName, c.gen); err != nil {
+		if err := item.info.removePod(pod, pod.Spec.NodeName, &c.p, c.gen); err != nil {
 			return err
 		}
 		if len(item.info.Pods) == 0 && item.info.Node() == nil {

@@ -87,7 +87,7 @@ func TestPodTransitions(t *testing.T) {
 		want    map[string]nodeSummary
 		assumed []string
 	}{
-		{name: "assume two pods (§9.10)", ops: []op{{do: assume(p1)}, {do: assume(p2)}},
+		{name: "assume two pods (upstream TestAssumePodScheduled)", ops: []op{{do: assume(p1)}, {do: assume(p2)}},
 			want: map[string]nodeSummary{"n1": {Pods: []string{"p1", "p2"},
 				Requested: Resource{MilliCPU: 300, Memory: 1524}, NonZero: Resource{MilliCPU: 300, Memory: 1524},
 				Ports: ports("127.0.0.1", "TCP", 80, "0.0.0.0", "TCP", 8080), PVCs: map[string]int{}}},
@@ -97,7 +97,7 @@ func TestPodTransitions(t *testing.T) {
 				NonZero: Resource{MilliCPU: 100, Memory: 500}, Ports: ports("127.0.0.1", "TCP", 80), PVCs: map[string]int{}}},
 			assumed: []string{"p1"}},
 		{name: "forget assumed deletes the placeholder", ops: []op{{do: assume(p1)}, {do: forget(p1)}}, want: map[string]nodeSummary{}},
-		{name: "forget twice and unknown: nil (v1.35+, §9.16)", ops: []op{{do: assume(p1)}, {do: forget(p1)}, {do: forget(p1)}, {do: forget(p2)}},
+		{name: "forget twice and unknown: nil (v1.35+, upstream TestForgetPod)", ops: []op{{do: assume(p1)}, {do: forget(p1)}, {do: forget(p1)}, {do: forget(p2)}},
 			want: map[string]nodeSummary{}},
 		{name: "forget added", ops: []op{{do: add(p1)}, {do: forget(p1), wantErr: "pod p1(ns/p1) wasn't assumed so cannot be forgotten"}},
 			want: map[string]nodeSummary{"n1": {Pods: []string{"p1"}, Requested: Resource{MilliCPU: 100, Memory: 500},
@@ -106,7 +106,7 @@ func TestPodTransitions(t *testing.T) {
 			want: map[string]nodeSummary{"n1": {Pods: []string{"p1"}, Requested: Resource{MilliCPU: 100, Memory: 500},
 				NonZero: Resource{MilliCPU: 100, Memory: 500}, Ports: ports("127.0.0.1", "TCP", 80), PVCs: map[string]int{}}},
 			assumed: []string{"p1"}},
-		{name: "add assumed on another node moves it (§9.19, §9.15)", ops: []op{{do: assume(p1)}, {do: add(p1n2)}},
+		{name: "add assumed on another node moves it (upstream TestAddPodWillReplaceAssumed)", ops: []op{{do: assume(p1)}, {do: add(p1n2)}},
 			want: map[string]nodeSummary{"n2": {Pods: []string{"p1"}, Requested: Resource{MilliCPU: 200},
 				NonZero: Resource{MilliCPU: 200, Memory: 200 * mi}, Ports: HostPortInfo{}, PVCs: map[string]int{}}}},
 		{name: "add twice", ops: []op{{do: add(p2)}, {do: add(p2), wantErr: "pod p2(ns/p2) was already in added state"}},
@@ -141,7 +141,7 @@ func TestPodTransitions(t *testing.T) {
 		{name: "empty UID", ops: []op{{do: assume(noUID), wantErr: uidErr}, {do: add(noUID), wantErr: uidErr}, {do: forget(noUID), wantErr: uidErr},
 			{do: remove(noUID), wantErr: uidErr}, {do: update(noUID, noUID), wantErr: uidErr}, {do: finish(noUID), wantErr: uidErr}, {do: get(noUID), wantErr: uidErr}},
 			want: map[string]nodeSummary{}},
-		{name: "shared host port is a set, not a refcount (§3.6)",
+		{name: "shared host port is a set, not a refcount (framework/types.go HostPortInfo)",
 			ops: []op{{do: add(pod("a").on("n1").hostPort("", "", 80).obj())}, {do: add(pod("b").on("n1").hostPort("", "", 80).obj())},
 				{do: remove(pod("a").on("n1").obj())}},
 			want: map[string]nodeSummary{"n1": {Pods: []string{"b"}, NonZero: Resource{MilliCPU: 100, Memory: 200 * mi}, Ports: HostPortInfo{}, PVCs: map[string]int{}}}},
@@ -170,7 +170,8 @@ func TestPodTransitions(t *testing.T) {
 
 var cmpEmpty = cmp.Comparer(func(a, b []string) bool { return len(a) == 0 && len(b) == 0 || cmp.Equal(a, b) })
 
-// TestAddPodAlwaysUpdates mirrors §9.14 (v1.26+): the Add event's object
+// TestAddPodAlwaysUpdates mirrors upstream
+// TestAddPodAlwaysUpdatesPodInfoInNodeInfo (v1.26+): the Add event's object
 // replaces the assumed one in the NodeInfo.
 func TestAddPodAlwaysUpdates(t *testing.T) {
 	c := newTestCache(Options{})
@@ -191,7 +192,8 @@ func TestAddPodAlwaysUpdates(t *testing.T) {
 	}
 }
 
-// TestSidecarPortsCounted mirrors §3.6 (v1.34+ GetHostPorts).
+// TestSidecarPortsCounted: sidecars' host ports count (v1.33+,
+// pkg/scheduler/util/utils.go GetHostPorts).
 func TestSidecarPortsCounted(t *testing.T) {
 	p := pod("p").on("n").hostPort("", "", 80).hostPort("10.0.0.1", v1.ProtocolUDP, 8080).obj()
 	p.Spec.Containers[0].Ports = append(p.Spec.Containers[0].Ports, v1.ContainerPort{ContainerPort: 9090})
@@ -298,29 +300,6 @@ func TestObserverSeesEveryTransition(t *testing.T) {
 	}
 }
 
-func TestDefaultTTL(t *testing.T) {
-	tests := []struct {
-		v      string
-		ttl    time.Duration
-		expiry bool
-	}{
-		{"v1.18.20", 30 * time.Second, true}, {"1.19", 30 * time.Second, true}, {"v1.20.0", 30 * time.Second, true},
-		{"v1.20.15", 2 * time.Minute, true}, {"v1.21.14", 2 * time.Minute, true}, {"v1.22.4", 30 * time.Second, true},
-		{"v1.22.5", 2 * time.Minute, true}, {"v1.22.17", 2 * time.Minute, true}, {"v1.23.0", 15 * time.Minute, true},
-		{"v1.24.17", 15 * time.Minute, true}, {"v1.25.0", 0, true}, {"v1.35.2", 0, true}, {"v1.36.3", 0, false}, {"1.40", 0, false},
-	}
-	for _, tc := range tests {
-		ttl, expiry, err := DefaultTTL(tc.v)
-		mustNil(t, err)
-		if ttl != tc.ttl || expiry != tc.expiry {
-			t.Errorf("DefaultTTL(%s) = %v, %v; want %v, %v", tc.v, ttl, expiry, tc.ttl, tc.expiry)
-		}
-	}
-	if _, _, err := DefaultTTL("latest"); err == nil {
-		t.Errorf("DefaultTTL(latest) did not fail")
-	}
-}
-
 // TestConcurrentUse exercises the lock under the race detector: writers,
 // readers and snapshots at once.
 func TestConcurrentUse(t *testing.T) {
@@ -350,8 +329,8 @@ func TestConcurrentUse(t *testing.T) {
 	}
 }
 
-// TestAddPodWillReplaceAssumed mirrors §9.15 (upstream
-// TestAddPodWillReplaceAssumed, v1.36.3).
+// TestAddPodWillReplaceAssumed mirrors upstream TestAddPodWillReplaceAssumed
+// (v1.36.3 backend/cache/cache_test.go).
 func TestAddPodWillReplaceAssumed(t *testing.T) {
 	c := newTestCache(Options{})
 	assumed := pod("p").on("assumed-node-1").req("100m", "500").hostPort("", "", 80).obj()

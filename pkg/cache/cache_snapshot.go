@@ -22,6 +22,9 @@ func (f snapshotFlags) any() bool { return f.allLists || f.affinity || f.antiAff
 func (c *cacheImpl) UpdateSnapshot(s *Snapshot) error {
 	c.mu.Lock()
 	defer c.unlockAndNotify()
+	if !c.p.UsedPVCSet {
+		s.usedPVCSet = nil
+	}
 	var flags snapshotFlags
 	for item := c.headNode; item != nil && item.info.Generation > s.generation; item = item.next {
 		c.refreshSnapshotNode(s, item.info, &flags)
@@ -65,7 +68,7 @@ func (c *cacheImpl) refreshSnapshotNode(s *Snapshot, info *NodeInfo, flags *snap
 	if (len(existing.PodsWithRequiredAntiAffinity) > 0) != (len(clone.PodsWithRequiredAntiAffinity) > 0) {
 		flags.antiAffinity = true
 	}
-	if !flags.pvcs && !samePVCKeys(existing.PVCRefCounts, clone.PVCRefCounts) {
+	if c.p.UsedPVCSet && !flags.pvcs && !samePVCKeys(existing.PVCRefCounts, clone.PVCRefCounts) {
 		flags.pvcs = true
 	}
 	*existing = *clone
@@ -99,14 +102,12 @@ func (c *cacheImpl) removeDeletedNodesFromSnapshot(s *Snapshot) {
 	}
 }
 
-// updateSnapshotLists rebuilds the affinity lists and the PVC set, and with
-// all=true the node list itself in NodeTree.List order. The caller must hold
-// the write lock.
+// updateSnapshotLists rebuilds the affinity lists and the PVC set (v1.25+),
+// and with all=true the node list itself in NodeTree order. The caller must
+// hold the write lock.
 func (c *cacheImpl) updateSnapshotLists(s *Snapshot, all bool) {
 	if all {
-		// A List error means the tree is inconsistent; upstream logs it and
-		// uses the partial list, which the consistency check then reports.
-		names, _ := c.nodeTree.List()
+		names := c.nodeOrder()
 		s.nodeInfoList = make([]*NodeInfo, 0, len(names))
 		for _, name := range names {
 			if ni := s.nodeInfoMap[name]; ni != nil {
@@ -116,7 +117,9 @@ func (c *cacheImpl) updateSnapshotLists(s *Snapshot, all bool) {
 	}
 	s.havePodsWithAffinity = nil
 	s.havePodsWithRequiredAntiAffinity = nil
-	s.usedPVCSet = sets.New[string]()
+	if c.p.UsedPVCSet {
+		s.usedPVCSet = sets.New[string]()
+	}
 	for _, ni := range s.nodeInfoList {
 		if len(ni.PodsWithAffinity) > 0 {
 			s.havePodsWithAffinity = append(s.havePodsWithAffinity, ni)
@@ -124,8 +127,28 @@ func (c *cacheImpl) updateSnapshotLists(s *Snapshot, all bool) {
 		if len(ni.PodsWithRequiredAntiAffinity) > 0 {
 			s.havePodsWithRequiredAntiAffinity = append(s.havePodsWithRequiredAntiAffinity, ni)
 		}
-		for k := range ni.PVCRefCounts {
-			s.usedPVCSet.Insert(k)
+		if c.p.UsedPVCSet {
+			for k := range ni.PVCRefCounts {
+				s.usedPVCSet.Insert(k)
+			}
 		}
 	}
+}
+
+// nodeOrder is the order of a full snapshot list: up to v1.19, NodeTree
+// cursors reset and one Next() per node; from v1.20, List(). They agree for
+// any tree (node_tree_test checks it). A List error means the tree is
+// inconsistent; upstream logs it and uses the partial list, which the
+// consistency check then reports. The caller must hold the write lock.
+func (c *cacheImpl) nodeOrder() []string {
+	if c.p.NodeOrderByNext {
+		c.nodeTree.ResetExhausted()
+		names := make([]string, c.nodeTree.NumNodes())
+		for i := range names {
+			names[i] = c.nodeTree.Next()
+		}
+		return names
+	}
+	names, _ := c.nodeTree.List()
+	return names
 }

@@ -159,7 +159,8 @@ func names(nis []*NodeInfo) []string {
 }
 
 // TestSnapshotIncremental: only changed nodes are re-cloned, and a zone move
-// alone does not reorder the list (§5.2 consequences).
+// alone does not reorder the list (v1.36.3 backend/cache/cache.go
+// UpdateSnapshot rebuilds it only when nodes come or go).
 func TestSnapshotIncremental(t *testing.T) {
 	c := newTestCache(Options{})
 	c.AddNode(zoned("a", "r", "z1"))

@@ -7,7 +7,8 @@ import (
 
 // ImageStateSummary is a node's view of one image name. In the cache it is
 // shared by every node reporting the image; clones (Dump, Snapshot) get a
-// private copy with NumNodes fixed at clone time (v1.29+ behaviour).
+// private copy with NumNodes fixed at clone time (v1.29+). Up to v1.28 each
+// NodeInfo holds a private copy made when its node was added or updated.
 type ImageStateSummary struct {
 	// Size in bytes, from the first node that reported the image; never updated.
 	Size int64
@@ -35,11 +36,21 @@ func (c *cacheImpl) addNodeImageStates(node *v1.Node, ni *NodeInfo) {
 			}
 			st.nodes.Insert(node.Name)
 			if _, ok := sums[name]; !ok {
-				sums[name] = st
+				sums[name] = c.nodeImageSummary(st)
 			}
 		}
 	}
 	ni.ImageStates = sums
+}
+
+// nodeImageSummary is what a NodeInfo holds for an image: the shared summary
+// (v1.29+, counted when cloned), or up to v1.28 a private copy counting the
+// nodes that report the image now, never updated afterwards.
+func (c *cacheImpl) nodeImageSummary(st *ImageStateSummary) *ImageStateSummary {
+	if c.p.LiveImageNumNodes {
+		return st
+	}
+	return st.snapshot()
 }
 
 // removeNodeImageStates drops the node from every image it reports, deleting

@@ -27,11 +27,15 @@ import (
 // Assumptions, as upstream documents them: a pod is never assumed twice; a
 // pod may be added without being assumed (bound by someone else, or every
 // pod when a scheduler starts); a pod that was never added is never updated
-// or removed. Expired exists only with a TTL > 0 (kube-scheduler ≤ 1.24 in
-// practice; 1.25–1.35 use TTL 0; 1.36 removed the mechanism).
+// or removed. Expired exists while expiry exists (v1.18–v1.35; kube-scheduler
+// used a TTL > 0 up to v1.24, and a TTL of 0 expires a pod at the first
+// cleanup up to v1.24 too).
 //
 // Every pod method keys the pod by UID and fails for an empty UID. Errors
-// name the pod as "<uid>(<namespace>/<name>)" and the nodes involved.
+// name the pod as "<uid>(<namespace>/<name>)" (v1.26+; by UID only before)
+// and the nodes involved. Whatever differs between kube-scheduler versions
+// follows the cache's Profile (see Behavior); the method notes give v1.36's
+// behaviour and the version each rule dates from.
 type Cache interface {
 	// AssumePod adds a pod scheduled by "us" to its spec.nodeName before the
 	// bind completes (Initial → Assumed). Errors if the pod is already cached.
@@ -41,20 +45,21 @@ type Cache interface {
 	// pods that are not assumed (v1.18–v1.35; removed in v1.36).
 	FinishBinding(pod *v1.Pod) error
 	// ForgetPod drops an assumed pod whose bind failed (Assumed → Initial).
-	// Unknown pods are ignored (v1.35+); errors if the pod is Added or was
-	// assumed on another node.
+	// Unknown pods are ignored (v1.35+; an error before); errors if the pod
+	// is Added or was assumed on another node.
 	ForgetPod(pod *v1.Pod) error
-	// AddPod confirms an assumed pod (Assumed → Added, re-accounted from the
-	// new object, moved if it landed on another node), or adds a pod bound by
-	// anyone (Initial → Added). Errors if the pod is already Added.
+	// AddPod confirms an assumed pod (Assumed → Added, moved if it landed on
+	// another node, re-accounted from the new object from v1.26), or adds a
+	// pod bound by anyone (Initial → Added). Errors if the pod is already
+	// Added.
 	AddPod(pod *v1.Pod) error
 	// UpdatePod replaces an Added pod's object (Added → Added). Errors if the
 	// pod is unknown or assumed, or if the node changed (where kube-scheduler
 	// exits the process).
 	UpdatePod(oldPod, newPod *v1.Pod) error
-	// RemovePod deletes an Added or Assumed pod (→ Deleted). Errors if the
-	// pod is unknown, or if it names a different non-empty node (where
-	// kube-scheduler exits the process).
+	// RemovePod deletes an Added or (v1.20+) Assumed pod (→ Deleted). Errors
+	// if the pod is unknown, or if it names a different node (non-empty from
+	// v1.20), where kube-scheduler exits the process.
 	RemovePod(pod *v1.Pod) error
 	// GetPod returns the cached pod object.
 	GetPod(pod *v1.Pod) (*v1.Pod, error)
@@ -63,7 +68,7 @@ type Cache interface {
 	// Cleanup expires every assumed pod whose binding finished and whose
 	// deadline is before now (Assumed → Expired), freeing its node's
 	// resources and deleting placeholder nodes left empty. It returns the
-	// expired pods. A no-op with TTL 0.
+	// expired pods. A no-op with TTL 0 from v1.25.
 	Cleanup(now time.Time) []*v1.Pod
 
 	// AddNode adds or replaces a node object and returns a clone of its
@@ -91,6 +96,9 @@ type Cache interface {
 	NodeCount() int
 	// PodCount is the number of pods over all NodeInfos. Upstream marks it test-only.
 	PodCount() (int, error)
+
+	// Profile is the kube-scheduler version and gates the cache models.
+	Profile() Profile
 }
 
 // Dump is a point-in-time copy of the cache (upstream cache.Dump).

@@ -7,8 +7,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// allNodes is the fixture of the upstream NodeTree tests (scheduler-cache.md
-// §9, vectors 1–7), rebuilt with our builders. Slice it with full slice
+// allNodes is the fixture of the upstream NodeTree tests (v1.36.3
+// backend/cache/node_tree_test.go), rebuilt with our builders. Slice it with full slice
 // expressions so appends never overwrite it.
 var allNodes = []*v1.Node{
 	node("node-0"), // no zone labels: zone key ""
@@ -127,8 +127,8 @@ func nextN(nt *NodeTree, n int) []string {
 	return out
 }
 
-// TestNodeTreeNext mirrors the v1.18 Next() vectors 8 and 9 and §4.3, run
-// against the faithful v1.18.20 NodeTree.
+// TestNodeTreeNext checks the v1.18 stateful Next() (v1.18.20
+// pkg/scheduler/internal/cache/node_tree.go next, resetExhausted).
 func TestNodeTreeNext(t *testing.T) {
 	a := func(name string) *v1.Node { return zoned(name, "r", "A") }
 	b := func(name string) *v1.Node { return zoned(name, "r", "B") }

@@ -66,7 +66,7 @@ func (n *NodeInfo) IsPlaceholder() bool { return n.node == nil && !n.ghost }
 func (n *NodeInfo) IsGhost() bool { return n.ghost }
 
 // addPodInfo accounts pi on the node and bumps the generation.
-func (n *NodeInfo) addPodInfo(pi *PodInfo, gen *GenerationCounter) {
+func (n *NodeInfo) addPodInfo(pi *PodInfo, p *Profile, gen *GenerationCounter) {
 	n.Pods = append(n.Pods, pi)
 	if hasAffinity(pi.Pod) {
 		n.PodsWithAffinity = append(n.PodsWithAffinity, pi)
@@ -74,14 +74,16 @@ func (n *NodeInfo) addPodInfo(pi *PodInfo, gen *GenerationCounter) {
 	if hasRequiredAntiAffinity(pi.Pod) {
 		n.PodsWithRequiredAntiAffinity = append(n.PodsWithRequiredAntiAffinity, pi)
 	}
-	n.update(pi, 1, gen)
+	n.update(pi, 1, p, gen)
 }
 
 // removePod removes the pod with pod's UID. As upstream, the affinity lists
-// are cleaned according to the argument's spec, while the subtraction uses
-// the resource cached in the removed PodInfo. nodeName is used in the error
-// because a placeholder has no node object.
-func (n *NodeInfo) removePod(pod *v1.Pod, nodeName string, gen *GenerationCounter) error {
+// are cleaned according to the argument's spec; from v1.33 the subtraction
+// (requests, host ports, PVCs) uses the removed PodInfo and the resource it
+// cached, before it recomputes everything from the argument, which may
+// differ from what was added. nodeName is used in the error because a
+// placeholder has no node object.
+func (n *NodeInfo) removePod(pod *v1.Pod, nodeName string, p *Profile, gen *GenerationCounter) error {
 	key := string(pod.UID)
 	if hasAffinity(pod) {
 		n.PodsWithAffinity, _ = removePodInfo(n.PodsWithAffinity, key)
@@ -93,13 +95,16 @@ func (n *NodeInfo) removePod(pod *v1.Pod, nodeName string, gen *GenerationCounte
 	if n.Pods, removed = removePodInfo(n.Pods, key); removed == nil {
 		return fmt.Errorf("no corresponding pod %s in pods of node %s", pod.Name, nodeName)
 	}
-	n.update(removed, -1, gen)
+	if !p.CachedPodResource {
+		removed = newPodInfo(pod, p)
+	}
+	n.update(removed, -1, p, gen)
 	return nil
 }
 
 // update adds (sign 1) or subtracts (sign -1) a pod's resource, host ports
 // and PVC references.
-func (n *NodeInfo) update(pi *PodInfo, sign int64, gen *GenerationCounter) {
+func (n *NodeInfo) update(pi *PodInfo, sign int64, p *Profile, gen *GenerationCounter) {
 	r := &pi.Resource.Resource
 	n.Requested.MilliCPU += sign * r.MilliCPU
 	n.Requested.Memory += sign * r.Memory
@@ -109,14 +114,14 @@ func (n *NodeInfo) update(pi *PodInfo, sign int64, gen *GenerationCounter) {
 	}
 	n.NonZeroRequested.MilliCPU += sign * pi.Resource.NonZeroMilliCPU
 	n.NonZeroRequested.Memory += sign * pi.Resource.NonZeroMemory
-	for _, p := range HostPorts(pi.Pod) {
+	for _, port := range p.HostPorts(pi.Pod) {
 		if sign > 0 {
-			n.UsedPorts.Add(p.HostIP, string(p.Protocol), p.HostPort)
+			n.UsedPorts.Add(port.HostIP, string(port.Protocol), port.HostPort)
 		} else {
-			n.UsedPorts.Remove(p.HostIP, string(p.Protocol), p.HostPort)
+			n.UsedPorts.Remove(port.HostIP, string(port.Protocol), port.HostPort)
 		}
 	}
-	for _, k := range PVCKeys(pi.Pod) {
+	for _, k := range p.pvcKeys(pi.Pod) {
 		n.PVCRefCounts[k] += int(sign)
 		if n.PVCRefCounts[k] <= 0 {
 			delete(n.PVCRefCounts, k)
@@ -126,10 +131,10 @@ func (n *NodeInfo) update(pi *PodInfo, sign int64, gen *GenerationCounter) {
 }
 
 // setNode sets the node object and Allocatable, and bumps the generation.
-func (n *NodeInfo) setNode(node *v1.Node, gen *GenerationCounter) {
+func (n *NodeInfo) setNode(node *v1.Node, p *Profile, gen *GenerationCounter) {
 	n.node = node
 	n.ghost = false
-	n.Allocatable = NewResource(node.Status.Allocatable)
+	n.Allocatable = p.NewResource(node.Status.Allocatable)
 	n.Generation = gen.Next()
 }
 

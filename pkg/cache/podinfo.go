@@ -20,15 +20,16 @@ func PodKey(pod *v1.Pod) (string, error) {
 
 // PodInfo is a cached pod with its scheduler-computed resource, computed once
 // when the pod enters a NodeInfo (as v1.33+ caches it, so removal subtracts
-// exactly what was added). PodInfos are shared between the cache and its
+// exactly what was added; older versions recompute on removal, see
+// Behavior.CachedPodResource). PodInfos are shared between the cache and its
 // clones; never mutate one.
 type PodInfo struct {
 	Pod      *v1.Pod
 	Resource PodResource
 }
 
-func newPodInfo(pod *v1.Pod, gates FeatureGates) *PodInfo {
-	return &PodInfo{Pod: pod, Resource: ComputePodResource(pod, gates)}
+func newPodInfo(pod *v1.Pod, p *Profile) *PodInfo {
+	return &PodInfo{Pod: pod, Resource: p.PodResource(pod)}
 }
 
 // hasAffinity: any pod (anti-)affinity struct counts, even an empty or

@@ -15,32 +15,6 @@ const (
 	DefaultMemoryRequest int64 = 200 * 1024 * 1024
 )
 
-// FeatureGates are the kube-scheduler feature gates that change per-pod
-// request accounting. The zero value is not v1.36; use DefaultFeatureGates.
-type FeatureGates struct {
-	// InPlacePodVerticalScaling (GA and locked on in v1.35+): use container
-	// status resources (actuated and allocated) for in-place resize.
-	InPlacePodVerticalScaling bool
-	// InPlacePodLevelResourcesVerticalScaling (beta, on in v1.36): use pod
-	// status resources for pod-level in-place resize.
-	InPlacePodLevelResourcesVerticalScaling bool
-	// PodLevelResources (beta, on since v1.34): spec.resources replaces the
-	// container aggregate for cpu, memory and hugepages.
-	PodLevelResources bool
-	// DRANodeAllocatableResources (alpha, off in v1.36): add the pod status'
-	// node-allocatable resource claim statuses.
-	DRANodeAllocatableResources bool
-}
-
-// DefaultFeatureGates returns the defaults of kube-scheduler v1.36.
-func DefaultFeatureGates() FeatureGates {
-	return FeatureGates{
-		InPlacePodVerticalScaling:               true,
-		InPlacePodLevelResourcesVerticalScaling: true,
-		PodLevelResources:                       true,
-	}
-}
-
 // PodResource is what one pod adds to its node's NodeInfo: Resource goes to
 // Requested; NonZeroMilliCPU (millicores) and NonZeroMemory (bytes) go to
 // NonZeroRequested.
@@ -51,12 +25,14 @@ type PodResource struct {
 }
 
 // ComputePodResource computes a pod's requests exactly as kube-scheduler
-// v1.32–v1.36 does (PodInfo.CalculateResource): one call to
+// v1.33–v1.36 does (PodInfo.CalculateResource): one call to
 // component-helpers resource.PodRequests with options derived from gates
 // (overhead included), then, for NonZero, a second call that fills in
 // 100m / 200Mi per container for each of cpu and memory that is missing
 // (only the ones missing from the first result when pod-level requests are
-// set). An explicit zero request is kept.
+// set). An explicit zero request is kept. Gates that did not exist in the
+// version modelled must be off (FeatureGatesFor sees to it). Older
+// versions: Profile.PodResource.
 func ComputePodResource(pod *v1.Pod, gates FeatureGates) PodResource {
 	opts := resourcehelper.PodResourcesOptions{
 		UseStatusResources: gates.InPlacePodVerticalScaling,

@@ -10,9 +10,10 @@ import (
 
 const mi = 1024 * 1024
 
-// TestComputePodResource mirrors the request vectors of scheduler-cache.md
-// §3.5 and §9 (10–13, 22), verified against kube-scheduler v1.36.3 with
-// default feature gates.
+// TestComputePodResource checks request vectors verified against
+// kube-scheduler v1.36.3 with default feature gates (upstream
+// TestPodInfoCalculateResources and TestAssumePodScheduled, and
+// pkg/scheduler/framework/types.go PodInfo.CalculateResource).
 func TestComputePodResource(t *testing.T) {
 	withOverhead := func(b *podBuilder, o v1.ResourceList) *podBuilder { b.p.Spec.Overhead = o; return b }
 	resize := func(infeasible bool) *v1.Pod {
@@ -42,7 +43,7 @@ func TestComputePodResource(t *testing.T) {
 		want         Resource
 		nzCPU, nzMem int64
 	}{
-		{"init max and overhead (§9.22)", withOverhead(pod("a").req("100m", "").req("200m", "").init("500m", "", false), rl("10m", "")).obj(),
+		{"init max and overhead", withOverhead(pod("a").req("100m", "").req("200m", "").init("500m", "", false), rl("10m", "")).obj(),
 			Resource{MilliCPU: 510}, 510, 2 * 200 * mi},
 		{"init larger than containers", pod("b").req("100m", "1Gi").req("200m", "1Gi").init("500m", "1Gi", false).obj(),
 			Resource{MilliCPU: 500, Memory: 2048 * mi}, 500, 2048 * mi},
@@ -60,8 +61,8 @@ func TestComputePodResource(t *testing.T) {
 		{"no requests, sidecar + init + app", pod("f").init("", "", true).init("", "", false).req("", "").obj(), Resource{}, 200, 400 * mi},
 		{"overhead adds to NonZero too", withOverhead(pod("g").req("100m", ""), rl("250m", "120Mi")).obj(),
 			Resource{MilliCPU: 350, Memory: 120 * mi}, 350, 320 * mi},
-		{"no requests at all (§9.11)", pod("h").req("", "").obj(), Resource{}, 100, 209715200},
-		{"ephemeral only (§9.13)", pod("i").container(v1.Container{Name: "c", Resources: v1.ResourceRequirements{
+		{"no requests at all", pod("h").req("", "").obj(), Resource{}, 100, 209715200},
+		{"ephemeral only (upstream TestEphemeralStorageResource)", pod("i").container(v1.Container{Name: "c", Resources: v1.ResourceRequirements{
 			Requests: v1.ResourceList{v1.ResourceEphemeralStorage: resource.MustParse("500")}}}).obj(),
 			Resource{EphemeralStorage: 500}, 100, 200 * mi},
 	}
@@ -90,7 +91,8 @@ func TestComputePodResourceGates(t *testing.T) {
 	}
 }
 
-// TestAllocatable mirrors §3.2: allocatable conversion and the dumper's %+v form.
+// TestAllocatable: allocatable conversion (framework/types.go Resource.Add)
+// and the dumper's %+v form.
 func TestAllocatable(t *testing.T) {
 	r := NewResource(v1.ResourceList{
 		v1.ResourceCPU: resource.MustParse("3500m"), v1.ResourceMemory: resource.MustParse("7Gi"),

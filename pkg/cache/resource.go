@@ -31,7 +31,11 @@ func NewResource(rl v1.ResourceList) *Resource {
 }
 
 // Add adds every quantity of rl to r (v1.36 Resource.Add semantics).
-func (r *Resource) Add(rl v1.ResourceList) {
+func (r *Resource) Add(rl v1.ResourceList) { r.add(rl, true) }
+
+// add is Add, counting ephemeral-storage only when eph is set (gate
+// LocalStorageCapacityIsolation, which kube-scheduler read up to v1.24).
+func (r *Resource) add(rl v1.ResourceList, eph bool) {
 	for name, q := range rl {
 		switch name {
 		case v1.ResourceCPU:
@@ -41,7 +45,9 @@ func (r *Resource) Add(rl v1.ResourceList) {
 		case v1.ResourcePods:
 			r.AllowedPodNumber += q.Value()
 		case v1.ResourceEphemeralStorage:
-			r.EphemeralStorage += q.Value()
+			if eph {
+				r.EphemeralStorage += q.Value()
+			}
 		default:
 			if IsScalarResourceName(name) {
 				r.addScalar(name, q.Value())

@@ -44,7 +44,8 @@ func (s *Snapshot) HavePodsWithRequiredAntiAffinityList() []*NodeInfo {
 }
 
 // UsedPVCSet returns the "namespace/claim" keys used by pods on snapshot
-// nodes (consumed by the VolumeRestrictions plugin for ReadWriteOncePod).
+// nodes (consumed by the VolumeRestrictions plugin for ReadWriteOncePod);
+// nil for kube-scheduler before v1.25, which has no such set.
 func (s *Snapshot) UsedPVCSet() sets.Set[string] { return s.usedPVCSet }
 
 // NumNodes is the number of nodes in the snapshot.

@@ -19,6 +19,10 @@ var dumpExample = `  # The cache of the current cluster, one row per node
   # One node in detail: every pod with what the scheduler accounts for it
   kubectl schedcache dump --node node-1
 
+  # The same export as kube-scheduler v1.27 held it (sidecars counted as
+  # plain init containers, no sidecar host ports)
+  kubectl schedcache dump -f cluster.yaml --kube-version v1.27
+
   # The whole dump as JSON (kind CacheDump)
   kubectl schedcache dump -o json`
 

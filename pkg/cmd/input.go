@@ -29,6 +29,8 @@ type InputFlags struct {
 	Filenames   []string
 	Recursive   bool
 	ChunkSize   int64
+	// Version is the kube-scheduler version and gates the model behaves as.
+	Version *VersionFlags
 
 	// clientForTest replaces the live client in tests (client-go fake).
 	clientForTest kubernetes.Interface
@@ -36,7 +38,7 @@ type InputFlags struct {
 
 // NewInputFlags returns InputFlags with kubectl's defaults.
 func NewInputFlags() *InputFlags {
-	return &InputFlags{ConfigFlags: genericclioptions.NewConfigFlags(true), ChunkSize: load.DefaultPageSize}
+	return &InputFlags{ConfigFlags: genericclioptions.NewConfigFlags(true), ChunkSize: load.DefaultPageSize, Version: &VersionFlags{}}
 }
 
 // withoutNamespace drops -n/--namespace, for commands where -n means
@@ -53,6 +55,7 @@ func (f *InputFlags) AddFlags(cmd *cobra.Command) {
 		"Read nodes and pods from files, directories or - (stdin) instead of the cluster (kubectl get -o yaml|json output, manifests, v1 Lists)")
 	cmd.Flags().BoolVarP(&f.Recursive, "recursive", "R", f.Recursive, "Process the directories given with -f recursively")
 	cmd.Flags().Int64Var(&f.ChunkSize, "chunk-size", f.ChunkSize, "List nodes and pods in pages of this many objects")
+	f.Version.AddFlags(cmd)
 }
 
 // Validate checks the input flags.
@@ -63,7 +66,7 @@ func (f *InputFlags) Validate() error {
 	if f.Recursive && len(f.Filenames) == 0 {
 		return fmt.Errorf("-R/--recursive needs -f/--filename")
 	}
-	return nil
+	return f.Version.Validate(len(f.Filenames) > 0)
 }
 
 // Load reads the cluster from files or lists it live. Warnings and progress
@@ -99,11 +102,32 @@ func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, e
 	return client, cfg.Host, nil
 }
 
-// LoadModel loads the input and builds the cache model from it.
+// BuildModel builds the cache model of cluster (loaded with Load) as the
+// kube-scheduler version and gates of Profile.
+func (f *InputFlags) BuildModel(cluster *load.Cluster, warnings io.Writer) (*model.Model, error) {
+	p, _, err := f.Profile(warnings)
+	if err != nil {
+		return nil, err
+	}
+	return model.Build(cluster, cache.Options{Profile: &p})
+}
+
+// LoadModel loads the input and builds the cache model from it, modelling
+// the kube-scheduler version and gates of Profile unless opts sets a profile.
+// A live server's version is read after the listing, so that a cluster that
+// cannot be reached or refuses the user is reported by the listing's own
+// error alone.
 func (f *InputFlags) LoadModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options) (*model.Model, error) {
 	cluster, err := f.Load(ctx, streams)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Profile == nil {
+		p, _, err := f.Profile(streams.ErrOut)
+		if err != nil {
+			return nil, err
+		}
+		opts.Profile = &p
 	}
 	return model.Build(cluster, opts)
 }

@@ -42,8 +42,8 @@ func NewCmdNextNodes(streams genericiooptions.IOStreams) *cobra.Command {
 		Use:   "next-nodes",
 		Short: "Show the NodeTree's zone round-robin node order and the nodes each scheduling cycle examines",
 		Long: `Show the order in which the scheduler's NodeTree hands out nodes: zones in
-first-seen order, one node of each zone per round (the v1.18 stateful
-NodeTree.Next(); a fresh v1.20+ snapshot lists nodes in the same order).
+first-seen order, one node of each zone per round (the stateful
+NodeTree.Next() of v1.18–v1.19; the List() of v1.20+ gives the same order).
 
 With --cycles, show for successive scheduling cycles which nodes each examines:
 the scan starts at the moving start index and stops after
@@ -80,6 +80,11 @@ func (o *NextNodesOptions) Run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	order := views.NodeOrder(cluster.Source, cluster.Nodes, views.NodeOrderOptions{Count: o.Count, Cycles: o.Cycles, Percentage: o.Percentage})
+	profile, _, err := o.Input.Profile(o.ErrOut)
+	if err != nil {
+		return err
+	}
+	order := views.NodeOrder(cluster.Source, cluster.Nodes, views.NodeOrderOptions{
+		Count: o.Count, Cycles: o.Cycles, Percentage: o.Percentage, Behavior: &profile.Behavior})
 	return o.Output.Print(o.Out, order, func(t printers.TableOptions) error { return printers.PrintNodeOrder(o.Out, order, t) })
 }

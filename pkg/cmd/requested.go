@@ -109,7 +109,7 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	m, err := model.Build(cluster, cache.Options{})
+	m, err := o.Input.BuildModel(cluster, o.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,8 @@ func (o *RequestedOptions) withFits(cmd *cobra.Command, r *v1alpha1.RequestedRep
 	if err != nil {
 		return err
 	}
-	views.AttachFits(r, pod, v, nil)
+	profile := m.Cache.Profile()
+	views.AttachFits(r, pod, v, &profile)
 	return nil
 }
 

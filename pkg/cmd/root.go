@@ -18,7 +18,9 @@ func NewCmdSchedCache(streams genericiooptions.IOStreams) *cobra.Command {
 		Short: "Show a cluster the way kube-scheduler's cache sees it",
 		Long: `Show a cluster exactly the way kube-scheduler's internal cache sees it: node
 requested resources as the scheduler accounts them, cache dumps and snapshots,
-the zone round-robin node order, and simulated assume/forget/expire outcomes.`,
+the zone round-robin node order, and simulated assume/forget/expire outcomes,
+as kube-scheduler v1.18 to v1.36 does (--kube-version; default: the cluster's
+own version, or v1.36 with -f).`,
 		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl schedcache"},
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -35,11 +35,14 @@ check), or where kube-scheduler v1.36 would place it (its own filters and
 scores, default profile or --config) against the cache at that moment, earlier
 assumed pods included; a pod no node takes is reported unschedulable, with the
 scheduler's FailedScheduling message, and not assumed. Placement is always
-v1.36's; --kube-version and --ttl shape the cache's assumed-pod expiry.
+v1.36's; --kube-version shapes the cache it runs over.
 
-The TTL is --ttl, else the default of kube-scheduler --kube-version, else of the
-live API server's version (when reading a live cluster), else of the latest
-kube-scheduler (0: assumed pods never expire). A note on stderr says which.
+The cache behaves as kube-scheduler --kube-version (default: the live API
+server's version, or v1.36 with -f): its transitions, errors and accounting
+(docs/versions.md in the project lists what differs). The TTL is --ttl, else
+that version's default (0 from v1.25: assumed pods never expire; before v1.25
+a TTL of 0 expires them at the first cleanup after their binding finished).
+A note on stderr says which.
 
 Virtual time starts at +0s (the fixed instant 2026-01-01T00:00:00Z): every pod
 is assumed at +0s, one after another; bindings finish at +--bind-latency, each
@@ -82,7 +85,6 @@ type SimulateOptions struct {
 	Bind          string
 	BindFor       []string
 	TTL           string
-	KubeVersion   string
 	BindLatency   time.Duration
 	CleanupPeriod time.Duration
 	Until         time.Duration
@@ -133,8 +135,7 @@ func NewCmdSimulate(streams genericiooptions.IOStreams) *cobra.Command {
 	f.StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file whose profiles place the pods (default: kube-scheduler's default configuration)")
 	f.StringVar(&o.Bind, "bind", o.Bind, "Binding outcome: confirm (Add event), fail (ForgetPod) or lost (no Add event)")
 	f.StringArrayVar(&o.BindFor, "bind-for", o.BindFor, "Binding outcome of one pod, NAMESPACE/NAME=confirm|fail|lost (repeatable)")
-	f.StringVar(&o.TTL, "ttl", o.TTL, "Assumed-pod TTL, e.g. 30s; 0 never expires (default: that of --kube-version or the server)")
-	f.StringVar(&o.KubeVersion, "kube-version", o.KubeVersion, "kube-scheduler version whose default TTL applies, e.g. v1.19 (default: the live server's, else the latest)")
+	f.StringVar(&o.TTL, "ttl", o.TTL, "Assumed-pod TTL, e.g. 30s; 0 never expires from v1.25 (default: that of the kube-scheduler version modelled)")
 	f.DurationVar(&o.BindLatency, "bind-latency", o.BindLatency, "Time from AssumePod to FinishBinding")
 	f.DurationVar(&o.CleanupPeriod, "cleanup-period", o.CleanupPeriod, "Period of the cache's cleanup loop, as upstream's cleanAssumedPeriod")
 	f.DurationVar(&o.Until, "until", o.Until, "Length of the timeline (default: 1m, or longer so that a lost binding's expiry shows)")
@@ -249,11 +250,6 @@ func (o *SimulateOptions) validateTTL() error {
 		}
 		o.ttl = &ttl
 	}
-	if o.KubeVersion != "" {
-		if _, _, err := cache.DefaultTTL(o.KubeVersion); err != nil {
-			return fmt.Errorf("invalid --kube-version: %w", err)
-		}
-	}
 	return nil
 }
 
@@ -268,26 +264,28 @@ func (o *SimulateOptions) validateDurations() error {
 	}
 	// The TTL changes the automatic --until, hence the tick count; a live
 	// server's TTL is checked again once known (Run).
-	ttl := time.Duration(0)
+	p := cache.DefaultProfile()
+	if v := o.Input.Version.version; v != nil {
+		p = cache.NewProfile(*v, nil)
+	}
+	ttl := p.DefaultTTL
 	if o.ttl != nil {
 		ttl = *o.ttl
-	} else if o.KubeVersion != "" {
-		ttl, _, _ = cache.DefaultTTL(o.KubeVersion)
 	}
-	return o.checkTicks(ttl)
+	return o.checkTicks(ttl, &p)
 }
 
 // checkTicks refuses timelines with too many cleanup ticks.
-func (o *SimulateOptions) checkTicks(ttl time.Duration) error {
-	if err := o.simOptions(ttl, nil).Validate(); err != nil {
+func (o *SimulateOptions) checkTicks(ttl time.Duration, p *cache.Profile) error {
+	if err := o.simOptions(ttl, p, nil).Validate(); err != nil {
 		return fmt.Errorf("--until/--cleanup-period: %w", err)
 	}
 	return nil
 }
 
-func (o *SimulateOptions) simOptions(ttl time.Duration, cfg *decide.Config) simulate.Options {
+func (o *SimulateOptions) simOptions(ttl time.Duration, p *cache.Profile, cfg *decide.Config) simulate.Options {
 	return simulate.Options{
-		TTL: ttl, Bind: o.bind, BindFor: o.bindFor, Node: o.Node,
+		TTL: ttl, Profile: p, Bind: o.bind, BindFor: o.bindFor, Node: o.Node,
 		BindLatency: o.BindLatency, CleanupPeriod: o.CleanupPeriod, Until: o.Until,
 		SchedulerConfig: cfg,
 	}
@@ -305,18 +303,22 @@ func (o *SimulateOptions) Run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	ttl, err := o.resolveTTL()
+	profile, choice, err := o.Input.Profile(o.ErrOut)
 	if err != nil {
 		return err
 	}
-	if err := o.checkTicks(ttl.TTL); err != nil {
+	ttl, err := simulate.ResolveTTL(o.ttl, &profile.Behavior, choice.Given, choice.Why)
+	if err != nil {
+		return err
+	}
+	if err := o.checkTicks(ttl.TTL, &profile); err != nil {
 		return usageError(err)
 	}
 	cfg, err := o.schedulerConfig()
 	if err != nil {
 		return err
 	}
-	sim, err := simulate.New(cluster, o.simOptions(ttl.TTL, cfg))
+	sim, err := simulate.New(cluster, o.simOptions(ttl.TTL, &profile, cfg))
 	if err != nil {
 		return err
 	}

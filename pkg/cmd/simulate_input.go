@@ -7,7 +7,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/client-go/discovery"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 	"github.com/schedcache/kubectl-schedcache/pkg/model"
@@ -28,45 +27,6 @@ func (o *SimulateOptions) readScript() ([]simulate.Step, error) {
 		return nil, usageError(fmt.Errorf("%s: %w", o.Script, err))
 	}
 	return steps, nil
-}
-
-// resolveTTL picks the TTL from --ttl, --kube-version, the live server's
-// version (kube-scheduler is normally the API server's version), or the
-// latest kube-scheduler.
-func (o *SimulateOptions) resolveTTL() (simulate.TTLChoice, error) {
-	if o.ttl != nil || o.KubeVersion != "" {
-		return simulate.ResolveTTL(o.ttl, o.KubeVersion, "")
-	}
-	if len(o.Input.Filenames) > 0 {
-		return simulate.ResolveTTL(nil, "", "no --kube-version")
-	}
-	v, err := o.serverVersion()
-	if err != nil {
-		return simulate.ResolveTTL(nil, "", "server version unknown: "+err.Error())
-	}
-	if choice, err := simulate.ResolveTTL(nil, v, "from the server version"); err == nil {
-		return choice, nil
-	}
-	return simulate.ResolveTTL(nil, "", fmt.Sprintf("server version %q not understood", v))
-}
-
-// serverVersion asks the live API server for its git version.
-func (o *SimulateOptions) serverVersion() (string, error) {
-	var d discovery.ServerVersionInterface
-	if o.Input.clientForTest != nil {
-		d = o.Input.clientForTest.Discovery()
-	} else {
-		dc, err := o.Input.ConfigFlags.ToDiscoveryClient()
-		if err != nil {
-			return "", err
-		}
-		d = dc
-	}
-	info, err := d.ServerVersion()
-	if err != nil {
-		return "", err
-	}
-	return info.GitVersion, nil
 }
 
 // podsToSimulate returns the --pod-file pods, then the selected pending

@@ -16,8 +16,9 @@ import (
 )
 
 const (
-	simCluster = "testdata/simulate/cluster.yaml"
-	simScript  = "testdata/simulate/all-ops.yaml"
+	simCluster     = "testdata/simulate/cluster.yaml"
+	simScript      = "testdata/simulate/all-ops.yaml"
+	versionsScript = "testdata/simulate/versions.yaml"
 )
 
 // noKubeconfig points the kubeconfig at an empty file, so that the
@@ -61,6 +62,19 @@ func TestSimulateGolden(t *testing.T) {
 		{"simulate-example-pending.txt", []string{"simulate", "-f", example, "--pending", "-A"},
 			"note: TTL 0 (latest kube-scheduler default, no --kube-version: assumed pods never expire; v1.36 removed expiry)\n"},
 		{"simulate-example-scenario.txt", []string{"simulate", "-f", example, "--script", "../../examples/scenario.yaml", "--ttl", "30s"}, note30},
+		// The same script as three kube-scheduler versions (expectations in
+		// the script's comments, from each version's cache.go).
+		{"simulate-versions-v1.18.txt", []string{"simulate", "-f", simCluster, "--script", versionsScript, "--kube-version", "v1.18"},
+			"note: TTL 30s (kube-scheduler v1.18 default); assumed pods whose binding finished expire 30s later\n"},
+		{"simulate-versions-v1.25.txt", []string{"simulate", "-f", simCluster, "--script", versionsScript, "--kube-version", "v1.25"},
+			"note: TTL 0 (kube-scheduler v1.25 default, as in 1.25–1.35): assumed pods never expire\n"},
+		{"simulate-versions-v1.36.txt", []string{"simulate", "-f", simCluster, "--script", versionsScript, "--kube-version", "v1.36"},
+			"note: TTL 0 (kube-scheduler v1.36 default: assumed pods never expire; v1.36 removed expiry)\n"},
+		// v1.18 with --ttl 0: the deadline is the finish time (+100ms), so the
+		// first cleanup after it (+1s) expires both lost bindings.
+		{"simulate-lost-ttl0-v1.18.txt", []string{"simulate", "-f", simCluster, "--pending", "-n", "apps", "-l", "app=web",
+			"--bind", "lost", "--ttl", "0", "--kube-version", "v1.18"},
+			"note: TTL 0 (--ttl, kube-scheduler v1.18): assumed pods whose binding finished expire at the next cleanup\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.golden, func(t *testing.T) {
@@ -118,15 +132,15 @@ func TestSimulateValidate(t *testing.T) {
 		{"--ttl 0", func(o *SimulateOptions) { o.TTL = "0" }, ""},
 		{"bad --ttl", func(o *SimulateOptions) { o.TTL = "soon" }, `invalid --ttl "soon"`},
 		{"negative --ttl", func(o *SimulateOptions) { o.TTL = "-1s" }, `invalid --ttl "-1s": want a duration that is not negative`},
-		{"bad --kube-version", func(o *SimulateOptions) { o.KubeVersion = "latest" }, `invalid --kube-version: invalid Kubernetes version "latest"`},
-		{"--kube-version 2.0", func(o *SimulateOptions) { o.KubeVersion = "v2.0" }, "unsupported Kubernetes major version"},
+		{"bad --kube-version", func(o *SimulateOptions) { o.Input.Version.KubeVersion = "latest" }, `invalid --kube-version: invalid Kubernetes version "latest"`},
+		{"--kube-version 2.0", func(o *SimulateOptions) { o.Input.Version.KubeVersion = "v2.0" }, `unsupported Kubernetes version "v2.0": kubectl-schedcache models kube-scheduler v1.18 to v1.36`},
 		{"negative --bind-latency", func(o *SimulateOptions) { o.BindLatency = -time.Second }, "--bind-latency must not be negative, got -1s"},
 		{"zero --cleanup-period", func(o *SimulateOptions) { o.CleanupPeriod = 0 }, "--cleanup-period must be positive, got 0s"},
 		{"negative --cleanup-period", func(o *SimulateOptions) { o.CleanupPeriod = -time.Second }, "--cleanup-period must be positive"},
 		{"negative --until", func(o *SimulateOptions) { o.Until = -time.Minute }, "--until must not be negative, got -1m0s"},
 		{"too many ticks", func(o *SimulateOptions) { o.Until, o.CleanupPeriod = 24*time.Hour, time.Millisecond }, "--until/--cleanup-period: a timeline of 24h0m0s with a cleanup every 1ms has 86400000 cleanup ticks"},
 		{"too many ticks from a long --ttl", func(o *SimulateOptions) { o.TTL, o.CleanupPeriod = "100h", time.Millisecond }, "cleanup ticks, more than 1000000"},
-		{"too many ticks from --kube-version", func(o *SimulateOptions) { o.KubeVersion, o.CleanupPeriod = "v1.23", 100*time.Microsecond }, "cleanup ticks, more than 1000000"},
+		{"too many ticks from --kube-version", func(o *SimulateOptions) { o.Input.Version.KubeVersion, o.CleanupPeriod = "v1.23", 100*time.Microsecond }, "cleanup ticks, more than 1000000"},
 		{"--script with --node", func(o *SimulateOptions) { o.Script, o.Node = "s.yaml", "n1" }, "--node cannot be used with --script"},
 		{"--script with --bind-for", func(o *SimulateOptions) { o.Script, o.BindFor = "s.yaml", []string{"a/b=lost"} }, "--bind-for cannot be used with --script"},
 		{"--script with timeline flags", func(o *SimulateOptions) {
@@ -253,7 +267,7 @@ func TestSimulateLiveTTL(t *testing.T) {
 			var out, errOut bytes.Buffer
 			o := NewSimulateOptions(genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &out, ErrOut: &errOut})
 			o.Input.clientForTest = cs
-			o.Pending, o.AllNamespaces, o.Bind, o.TTL, o.KubeVersion = true, true, "lost", tc.ttl, tc.kubeVersion
+			o.Pending, o.AllNamespaces, o.Bind, o.TTL, o.Input.Version.KubeVersion = true, true, "lost", tc.ttl, tc.kubeVersion
 			mustValidate(t, o.Validate())
 			cmd := &cobra.Command{}
 			cmd.SetContext(context.Background())

@@ -118,7 +118,7 @@ func (o *WhyOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	m, err := model.Build(cluster, cache.Options{})
+	m, err := o.Input.BuildModel(cluster, o.ErrOut)
 	if err != nil {
 		return err
 	}

@@ -152,14 +152,17 @@ func SimulationSummary(s *v1alpha1.Simulation) string {
 		states = strings.Join(parts, ", ")
 	}
 	return fmt.Sprintf("%s simulated (%s), TTL %s, virtual time +0s to +%s",
-		plural(len(s.Pods), "pod"), states, ttlString(s.Settings.TTL), s.Settings.End)
+		plural(len(s.Pods), "pod"), states, ttlString(s.Settings), s.Settings.End)
 }
 
-func ttlString(ttl string) string {
-	if ttl == "0s" {
-		return "0 (never expire)"
+func ttlString(s v1alpha1.SimulationSettings) string {
+	switch {
+	case s.TTL != "0s":
+		return s.TTL
+	case s.ZeroTTLExpires:
+		return "0 (expire at the next cleanup)"
 	}
-	return ttl
+	return "0 (never expire)"
 }
 
 func orDash(s string) string {

@@ -34,6 +34,11 @@ func PrintSnapshot(w io.Writer, s *v1alpha1.Snapshot, opts TableOptions) error {
 	if err := t.render(w, opts.NoHeaders); err != nil || opts.NoHeaders {
 		return err
 	}
+	if s.UsedPVCSet == nil {
+		// kube-scheduler before v1.25 keeps no used-PVC set.
+		_, err := fmt.Fprintln(w, "Used PVCs: not kept by this kube-scheduler version (v1.25+)")
+		return err
+	}
 	_, err := fmt.Fprintf(w, "Used PVCs (%d): %s\n", len(s.UsedPVCSet), cliprinters.EscapeTerminal(listOrNone(s.UsedPVCSet)))
 	return err
 }

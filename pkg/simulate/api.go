@@ -37,7 +37,7 @@ func (r *Result) settings(ttl TTLChoice) v1alpha1.SimulationSettings {
 		Mode:  "timeline",
 		Start: Epoch.Format(time.RFC3339),
 		TTL:   r.Options.TTL.String(), TTLMillis: r.Options.TTL.Milliseconds(),
-		TTLSource: ttl.Source, KubeVersion: ttl.Version,
+		TTLSource: ttl.Source, KubeVersion: ttl.Version, ZeroTTLExpires: ttl.ZeroExpires,
 		End: r.End.String(), EndMillis: r.End.Milliseconds(),
 	}
 	if r.Script {

@@ -18,7 +18,7 @@ func TestSimulationTimelineSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ttl, _ := ResolveTTL(nil, "v1.21.14", "from the server version")
+	ttl, _ := ResolveTTL(nil, behavior(t, "v1.21.14"), true, "from the server version")
 	out := res.Simulation(ttl)
 	if out.Kind != "Simulation" || out.APIVersion != "schedcache.kubectl.io/v1alpha1" || out.Source != "test" {
 		t.Errorf("type meta %v, source %q", out.TypeMeta, out.Source)
@@ -55,7 +55,7 @@ func TestSimulationTimelineSettings(t *testing.T) {
 
 func TestSimulationScript(t *testing.T) {
 	_, res := runScript(t, "- {op: assume, pod: apps/web-1, node: a-1}\n- {op: assume, pod: apps/web-1, node: a-1}\n- {op: removeNode, node: a-2}\n- {op: advance, duration: 1500ms}", Options{})
-	ttl, _ := ResolveTTL(nil, "", "no --kube-version")
+	ttl, _ := ResolveTTL(nil, latest, false, "no --kube-version")
 	out := res.Simulation(ttl)
 	if out.Settings.Mode != "script" || out.Settings.Timeline != nil || out.Settings.End != "1.5s" || out.Settings.EndMillis != 1500 {
 		t.Errorf("settings %+v", out.Settings)

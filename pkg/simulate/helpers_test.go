@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 )
 
@@ -78,6 +79,19 @@ func summary(events []Event) string {
 	}
 	return b.String()
 }
+
+// behavior is the cache behaviour of kube-scheduler version s.
+func behavior(t *testing.T, s string) *cache.Behavior {
+	t.Helper()
+	v, err := cache.ParseVersion(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cache.BehaviorFor(v)
+}
+
+// latest is v1.36's behaviour, the default.
+var latest = cache.BehaviorFor(cache.Latest)
 
 func orDash(s string) string {
 	if s == "" {

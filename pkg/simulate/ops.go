@@ -23,7 +23,7 @@ func (s *Simulator) assume(t *tracked, base *v1.Pod, node string) bool {
 	if node != "" {
 		// An explicit node is not checked, as a bind by hand is not; the
 		// note shows when it over-commits.
-		req := cache.ComputePodResource(base, cache.DefaultFeatureGates()).Resource
+		req := s.opts.profile().PodResource(base).Resource
 		if reasons := s.fitReasons(&req, node); len(reasons) > 0 {
 			note = "no fit check: " + strings.Join(reasons, ", ")
 		}
@@ -56,7 +56,7 @@ func (s *Simulator) assume(t *tracked, base *v1.Pod, node string) bool {
 // finishBinding tells the cache the bind call returned; for outcome Lost
 // the note says no Add event will follow. An empty outcome adds nothing.
 func (s *Simulator) finishBinding(t *tracked, obj *v1.Pod, outcome Outcome) {
-	t.finishBinding(s.now, s.opts.TTL)
+	t.finishBinding(s.now, s.opts.TTL, s.opts.profile().ZeroTTLNeverExpires)
 	note := "not assumed: no-op"
 	switch {
 	case t.finished && t.hasDeadline:
@@ -98,7 +98,7 @@ func (s *Simulator) update(t *tracked, obj *v1.Pod) {
 }
 
 func (s *Simulator) forget(obj *v1.Pod, note string) {
-	if s.cacheState(obj) == cache.StateInitial {
+	if s.cacheState(obj) == cache.StateInitial && s.opts.profile().ForgetUnknownIsNil {
 		// v1.35+ returns nil for a pod it does not hold.
 		note = joinNotes(note, "not in the cache: ignored")
 	}
@@ -121,7 +121,7 @@ func (s *Simulator) cleanup(always bool) {
 
 // cleanupNote explains why nothing expired.
 func (s *Simulator) cleanupNote() string {
-	if s.opts.TTL == 0 {
+	if s.opts.TTL == 0 && s.opts.profile().ZeroTTLNeverExpires {
 		return "TTL 0: nothing ever expires"
 	}
 	var next *tracked

@@ -7,6 +7,8 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 	"strings"
 	"time"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
 // Epoch is the virtual instant of offset +0s. It is fixed, not the wall
@@ -67,8 +69,11 @@ func outcomeList() string {
 
 // Options configure a Simulator.
 type Options struct {
-	// TTL is the assumed-pod TTL (see cache.DefaultTTL and ResolveTTL).
+	// TTL is the assumed-pod TTL (see ResolveTTL).
 	TTL time.Duration
+	// Profile is the kube-scheduler version and gates modelled; nil means
+	// cache.DefaultProfile (v1.36).
+	Profile *cache.Profile
 	// Bind is the default binding outcome (timeline mode, and the script
 	// "bind" step without an outcome). Empty means Confirm.
 	Bind Outcome
@@ -121,9 +126,18 @@ func (o Options) period() time.Duration {
 
 func (o Options) until() time.Duration {
 	if o.Until == 0 {
-		return AutoUntil(o.TTL, o.BindLatency, o.period())
+		return AutoUntil(o.TTL, o.BindLatency, o.period(), o.profile().ZeroTTLNeverExpires)
 	}
 	return o.Until
+}
+
+// profile is Profile, or v1.36's.
+func (o Options) profile() *cache.Profile {
+	if o.Profile == nil {
+		p := cache.DefaultProfile()
+		return &p
+	}
+	return o.Profile
 }
 
 // outcomeFor is the binding outcome of the pod "namespace/name".
@@ -144,9 +158,11 @@ func (o Options) defaultOutcome() Outcome {
 // AutoUntil is the timeline length used when Options.Until is 0: a minute,
 // or longer when needed for a binding lost at the bind latency to expire
 // within the timeline, i.e. up to the first cleanup tick after latency +
-// TTL (a 15-minute TTL gives 15m1s with the defaults).
-func AutoUntil(ttl, latency, period time.Duration) time.Duration {
-	if ttl == 0 || period <= 0 {
+// TTL (a 15-minute TTL gives 15m1s with the defaults). A TTL of 0 never
+// expires when zeroNeverExpires (v1.25+); before, it expires at the first
+// tick after the latency.
+func AutoUntil(ttl, latency, period time.Duration, zeroNeverExpires bool) time.Duration {
+	if ttl == 0 && zeroNeverExpires || period <= 0 {
 		return MinAutoUntil
 	}
 	deadline := latency + ttl

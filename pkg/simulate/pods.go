@@ -54,16 +54,16 @@ func newRegistry() *registry {
 	return &registry{byName: map[string]*tracked{}, byUID: map[types.UID]*tracked{}}
 }
 
-// add registers p, whose cache state is state, or fails if a pod with the
-// same namespace/name is known.
-func (r *registry) add(p *v1.Pod, state cache.PodState) (*tracked, error) {
+// add registers p, whose cache state is state and which requests req, or
+// fails if a pod with the same namespace/name is known.
+func (r *registry) add(p *v1.Pod, state cache.PodState, req cache.Resource) (*tracked, error) {
 	if _, ok := r.byName[podName(p)]; ok {
 		return nil, fmt.Errorf("pod %s is given twice", podName(p))
 	}
 	t := &tracked{
 		orig:  p,
 		cur:   p,
-		req:   cache.ComputePodResource(p, cache.DefaultFeatureGates()).Resource,
+		req:   req,
 		state: state,
 		node:  p.Spec.NodeName,
 	}
@@ -87,11 +87,12 @@ func (r *registry) apply(tr cache.Transition, now time.Duration) string {
 }
 
 // finishBinding mirrors the cache's FinishBinding: only an assumed pod
-// starts its TTL, and only a TTL > 0 sets a deadline.
-func (t *tracked) finishBinding(now, ttl time.Duration) {
+// starts its TTL, and only a TTL > 0 sets a deadline, unless a TTL of 0
+// expires too (before v1.25: the deadline is the finish time).
+func (t *tracked) finishBinding(now, ttl time.Duration, zeroNeverExpires bool) {
 	if t.state != cache.StateAssumed {
 		return
 	}
 	t.finished, t.finishedAt = true, now
-	t.hasDeadline, t.deadline = ttl > 0, now+ttl
+	t.hasDeadline, t.deadline = ttl > 0 || !zeroNeverExpires, now+ttl
 }

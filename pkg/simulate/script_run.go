@@ -22,7 +22,7 @@ func (s *Simulator) RunScript(steps []Step, pods []*v1.Pod) (*Result, error) {
 		return nil, err
 	}
 	for _, p := range pods {
-		if _, err := s.pods.add(p, s.cacheState(p)); err != nil {
+		if _, err := s.register(p); err != nil {
 			return nil, err
 		}
 	}
@@ -165,7 +165,7 @@ func (s *Simulator) resolvePod(arg *PodArg) (*tracked, *v1.Pod, error) {
 			}
 		}
 		var err error
-		if t, err = s.pods.add(p, s.cacheState(p)); err != nil {
+		if t, err = s.register(p); err != nil {
 			return nil, nil, err
 		}
 	}

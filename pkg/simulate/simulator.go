@@ -63,7 +63,7 @@ func New(cluster *load.Cluster, opts Options) (*Simulator, error) {
 		pods:        newRegistry(),
 		touchedSet:  map[string]bool{},
 	}
-	m, err := model.Build(cluster, cache.Options{TTL: opts.TTL, Clock: s.clock, Observer: s.observe})
+	m, err := model.Build(cluster, cache.Options{TTL: opts.TTL, Clock: s.clock, Observer: s.observe, Profile: opts.profile()})
 	if err != nil {
 		return nil, err
 	}
@@ -81,6 +81,12 @@ func New(cluster *load.Cluster, opts Options) (*Simulator, error) {
 // Model is the cache model the simulation runs on; its Pending pods are the
 // input's unassigned pods.
 func (s *Simulator) Model() *model.Model { return s.model }
+
+// register starts tracking p, in its current cache state, with the requests
+// of the version modelled.
+func (s *Simulator) register(p *v1.Pod) (*tracked, error) {
+	return s.pods.add(p, s.cacheState(p), s.opts.profile().PodResource(p).Resource)
+}
 
 // observe is the cache Observer. The cache calls it synchronously, after
 // releasing its lock, within the operation that made the change.
@@ -165,7 +171,7 @@ func (s *Simulator) setUsages(events []Event) {
 		if later[e.Node] == nil {
 			later[e.Node] = &Usage{}
 		}
-		r := cache.ComputePodResource(e.Pod, cache.DefaultFeatureGates()).Resource
+		r := s.opts.profile().PodResource(e.Pod).Resource
 		later[e.Node].MilliCPU += r.MilliCPU
 		later[e.Node].Memory += r.Memory
 		later[e.Node].Pods++

@@ -28,7 +28,7 @@ func (s *Simulator) Run(pods []*v1.Pod) (*Result, error) {
 	}
 	var assumed []*tracked
 	for _, p := range pods {
-		t, err := s.pods.add(p, s.cacheState(p))
+		t, err := s.register(p)
 		if err != nil {
 			return nil, err
 		}

@@ -264,7 +264,7 @@ func TestDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ttl, _ := ResolveTTL(nil, "v1.19", "")
+		ttl, _ := ResolveTTL(nil, behavior(t, "v1.19"), true, "")
 		out, err := json.Marshal(res.Simulation(ttl))
 		if err != nil {
 			t.Fatal(err)

@@ -28,8 +28,9 @@ func Dump(m *model.Model, only []string) (*v1alpha1.CacheDump, error) {
 		}
 		names = only
 	}
+	profile := m.Cache.Profile()
 	for _, name := range names {
-		out.Nodes = append(out.Nodes, nodeDump(name, d.Nodes[name], d.AssumedPods, nominated[name]))
+		out.Nodes = append(out.Nodes, nodeDump(name, d.Nodes[name], d.AssumedPods, nominated[name], &profile))
 	}
 	return out, nil
 }
@@ -58,7 +59,7 @@ func summarize(d *cache.Dump, pending int) v1alpha1.DumpSummary {
 	return s
 }
 
-func nodeDump(name string, ni *cache.NodeInfo, assumed map[string]bool, nominated []*v1.Pod) v1alpha1.NodeDump {
+func nodeDump(name string, ni *cache.NodeInfo, assumed map[string]bool, nominated []*v1.Pod, profile *cache.Profile) v1alpha1.NodeDump {
 	nd := v1alpha1.NodeDump{
 		Name:                         name,
 		Zone:                         zoneOf(ni.Node()),
@@ -77,7 +78,7 @@ func nodeDump(name string, ni *cache.NodeInfo, assumed map[string]bool, nominate
 		nd.PVCRefCounts = ni.PVCRefCounts
 	}
 	for _, pi := range ni.Pods {
-		nd.Pods = append(nd.Pods, podDump(pi, assumed[string(pi.Pod.UID)]))
+		nd.Pods = append(nd.Pods, podDump(pi, assumed[string(pi.Pod.UID)], profile))
 	}
 	sort.Slice(nd.Pods, func(i, j int) bool {
 		return nd.Pods[i].Namespace+"/"+nd.Pods[i].Name < nd.Pods[j].Namespace+"/"+nd.Pods[j].Name
@@ -92,7 +93,9 @@ func nodeDump(name string, ni *cache.NodeInfo, assumed map[string]bool, nominate
 	return nd
 }
 
-func podDump(pi *cache.PodInfo, assumed bool) v1alpha1.PodDump {
+// podDump lists the host ports the kube-scheduler version modelled uses
+// for the pod (sidecars' too from v1.33).
+func podDump(pi *cache.PodInfo, assumed bool, profile *cache.Profile) v1alpha1.PodDump {
 	p := pi.Pod
 	pd := v1alpha1.PodDump{
 		Namespace:         p.Namespace,
@@ -108,7 +111,7 @@ func podDump(pi *cache.PodInfo, assumed bool) v1alpha1.PodDump {
 	if assumed {
 		pd.State = string(cache.StateAssumed)
 	}
-	for _, hp := range cache.HostPorts(p) {
+	for _, hp := range profile.HostPorts(p) {
 		pd.HostPorts = append(pd.HostPorts, portString(hp.HostIP, string(hp.Protocol), hp.HostPort))
 	}
 	pd.PVCs = cache.PVCKeys(p)

@@ -15,13 +15,18 @@ type NodeOrderOptions struct {
 	Cycles int
 	// Percentage is percentageOfNodesToScore (0 = adaptive).
 	Percentage int32
+	// Behavior is the kube-scheduler version modelled; nil means v1.36.
+	Behavior *cache.Behavior
 }
 
-// NodeOrder builds the NodeOrder of nodes (in informer order): Count calls of
-// the v1.18 stateful NodeTree.Next(), and, for Cycles cycles, the nodes each
-// scheduling cycle examines over the snapshot list (NodeTree.List order)
-// from the moving start index, assuming every node is feasible, so each cycle
-// stops after numFeasibleNodesToFind nodes and the next starts after them.
+// NodeOrder builds the NodeOrder of nodes (in informer order): Count nodes
+// of the zone round-robin — calls of the stateful NodeTree.Next() for the
+// versions that have it (v1.18–v1.19), the List() order repeated for later
+// ones, which is the same sequence for a tree built from scratch — and, for
+// Cycles cycles, the nodes each scheduling cycle examines over the snapshot
+// list (NodeTree.List order) from the moving start index, assuming every
+// node is feasible, so each cycle stops after numFeasibleNodesToFind nodes
+// and the next starts after them.
 func NodeOrder(source string, nodes []*v1.Node, opts NodeOrderOptions) *v1alpha1.NodeOrder {
 	tree := cache.NewNodeTree(nodes)
 	zone := map[string]string{}
@@ -34,12 +39,30 @@ func NodeOrder(source string, nodes []*v1.Node, opts NodeOrderOptions) *v1alpha1
 	if count == 0 {
 		count = tree.NumNodes()
 	}
-	for i := 1; i <= count && tree.NumNodes() > 0; i++ {
-		name := tree.Next()
-		// Rounds() counts the wraps made up to and including this call.
-		out.Order = append(out.Order, v1alpha1.NodeSlot{Index: i, Node: name, Zone: zone[name], Round: tree.Rounds() + 1})
+	if opts.Behavior == nil || !opts.Behavior.NodeOrderByNext {
+		out.Order = listOrder(tree, count, zone)
+	} else {
+		for i := 1; i <= count && tree.NumNodes() > 0; i++ {
+			name := tree.Next()
+			// Rounds() counts the wraps made up to and including this call.
+			out.Order = append(out.Order, v1alpha1.NodeSlot{Index: i, Node: name, Zone: zone[name], Round: tree.Rounds() + 1})
+		}
 	}
 	out.Cycles = cycles(tree, opts)
+	return out
+}
+
+// listOrder is count slots of the List() order, round after round.
+func listOrder(tree *cache.NodeTree, count int, zone map[string]string) []v1alpha1.NodeSlot {
+	out := []v1alpha1.NodeSlot{}
+	names, err := tree.List()
+	if err != nil || len(names) == 0 {
+		return out
+	}
+	for i := 0; i < count; i++ {
+		name := names[i%len(names)]
+		out = append(out, v1alpha1.NodeSlot{Index: i + 1, Node: name, Zone: zone[name], Round: i/len(names) + 1})
+	}
 	return out
 }
 

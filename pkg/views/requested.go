@@ -41,14 +41,15 @@ func Requested(m *model.Model, opts RequestedOptions) *v1alpha1.RequestedReport 
 
 // AttachFits adds pod's verdict on each node of r: v is decide's FilterAll
 // verdict (kube-scheduler's filters on every node). The pod's requests are
-// computed with gates (nil: v1.36's). Rows without a node object
-// (placeholders, ghosts) are never candidates.
-func AttachFits(r *v1alpha1.RequestedReport, pod *v1.Pod, v *decide.Verdict, gates *cache.FeatureGates) {
-	g := cache.DefaultFeatureGates()
-	if gates != nil {
-		g = *gates
+// those the kube-scheduler version of profile accounts (nil: v1.36 with
+// its default gates). Rows without a node object (placeholders, ghosts) are
+// never candidates.
+func AttachFits(r *v1alpha1.RequestedReport, pod *v1.Pod, v *decide.Verdict, profile *cache.Profile) {
+	if profile == nil {
+		p := cache.DefaultProfile()
+		profile = &p
 	}
-	req := cache.ComputePodResource(pod, g).Resource
+	req := profile.PodResource(pod).Resource
 	r.Pod = &v1alpha1.FitPod{Namespace: pod.Namespace, Name: pod.Name, Requested: resourceOf(&req)}
 	fits := make(map[string]*v1alpha1.Fit, len(v.Nodes))
 	for _, n := range v.Nodes {

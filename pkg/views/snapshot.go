@@ -22,7 +22,10 @@ func Snapshot(m *model.Model) (*v1alpha1.Snapshot, error) {
 		Nodes:                            []v1alpha1.SnapshotNode{},
 		HavePodsWithAffinity:             nodeNames(s.HavePodsWithAffinityList()),
 		HavePodsWithRequiredAntiAffinity: nodeNames(s.HavePodsWithRequiredAntiAffinityList()),
-		UsedPVCSet:                       sets.List(s.UsedPVCSet()),
+	}
+	// kube-scheduler before v1.25 has no used-PVC set: null, not [].
+	if s.UsedPVCSet() != nil {
+		out.UsedPVCSet = sets.List(s.UsedPVCSet())
 	}
 	v1alpha1.SetKind(out, "Snapshot")
 	for _, ni := range s.List() {

@@ -18,8 +18,9 @@ import (
 )
 
 // nodeWant is what the scheduler's cache must hold for one NodeInfo of the
-// rich cluster (fixture_test.go), computed by hand per scheduler-cache.md
-// §3.3 (requests) and §3.2 (allocatable). Mi = 1048576, Gi = 1073741824.
+// rich cluster (fixture_test.go), computed by hand from kube-scheduler
+// v1.36.3 pkg/scheduler/framework/types.go (PodInfo.CalculateResource for
+// requests, Resource.Add for allocatable). Mi = 1048576, Gi = 1073741824.
 type nodeWant struct {
 	zone        string
 	placeholder bool

@@ -17,8 +17,9 @@ import (
 
 // The "rich" cluster: 8 nodes over 3 GA-labelled zones, one node with only
 // the legacy failure-domain.beta labels and one unlabelled node, and pods
-// exercising every accounting rule of scheduler-cache.md §3.3 plus what
-// enters the cache (§6). cli_test.go holds the hand-computed expectations;
+// exercising every accounting rule of kube-scheduler v1.36.3
+// (PodInfo.CalculateResource) plus what enters the cache (the pod
+// informer's field selector). cli_test.go holds the hand-computed expectations;
 // livefile_test.go and readonly_test.go reuse the same objects.
 //
 // Node list order (etcd key order, so the plugin's NodeTree insertion order)

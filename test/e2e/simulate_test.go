@@ -423,7 +423,8 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 		}
 		s := decodeKind[v1alpha1.Simulation](t, "Simulation", r.stdout)
 		tl := timeline("lost", 60000)
-		// --ttl: no version is looked up; the automatic --until stays 1m
+		// --ttl: no TTL default, so no kubeVersion in the settings (the
+		// server's v1.36.3 is still modelled); the automatic --until stays 1m
 		// since the expiry (+31s) falls within it.
 		wantSettings := v1alpha1.SimulationSettings{
 			Mode: "timeline", Start: "2026-01-01T00:00:00Z", TTL: "30s", TTLMillis: 30000, TTLSource: "--ttl",

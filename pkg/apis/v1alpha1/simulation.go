@@ -48,9 +48,14 @@ type SimulationSettings struct {
 	// whose default it is ("kube-scheduler v1.19 default", "latest
 	// kube-scheduler default").
 	TTLSource string `json:"ttlSource"`
-	// KubeVersion is the kube-scheduler version the TTL default was taken
-	// from (--kube-version or the live server), if any.
+	// KubeVersion is the kube-scheduler version modelled, whose TTL default
+	// applies, when it was given by --kube-version or read from the live
+	// server; absent with --ttl and for the default version (v1.36).
 	KubeVersion string `json:"kubeVersion,omitempty"`
+	// ZeroTTLExpires is true when the TTL is 0 and the version modelled
+	// (before v1.25) expires an assumed pod at the first cleanup after its
+	// binding finished, rather than never.
+	ZeroTTLExpires bool `json:"zeroTTLExpires,omitempty"`
 	// End is the virtual time when the simulation stopped.
 	End       string `json:"end"`
 	EndMillis int64  `json:"endMillis"`

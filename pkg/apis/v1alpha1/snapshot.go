@@ -14,7 +14,8 @@ type Snapshot struct {
 	HavePodsWithAffinity []string `json:"havePodsWithAffinity"`
 	// HavePodsWithRequiredAntiAffinity: nodes having pods with required anti-affinity.
 	HavePodsWithRequiredAntiAffinity []string `json:"havePodsWithRequiredAntiAffinity"`
-	// UsedPVCSet: "namespace/claim" used by pods on snapshot nodes, sorted.
+	// UsedPVCSet: "namespace/claim" used by pods on snapshot nodes, sorted;
+	// null for kube-scheduler before v1.25, whose snapshot has no such set.
 	UsedPVCSet []string `json:"usedPVCSet"`
 }
 
