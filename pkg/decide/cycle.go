@@ -6,6 +6,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
+	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
@@ -23,12 +24,46 @@ const noNodesMessage = "no nodes available to schedule pods"
 //
 // The error is for failures the scheduler would report as SchedulerError
 // (a plugin returning an internal error), not for unschedulable pods.
+//
+// Pods the framework signs alike (SignPod: the OpportunisticBatching
+// signature, by which "two pods with the same signature should get the same
+// feasibility and scores") with the same priority and preemption policy,
+// and not nominated themselves, get the same cycle: Evaluate reuses the
+// first one's verdict for the others until the state changes (Refresh,
+// SetPending, Schedule), as the replicas of one workload usually are. With
+// the default profile no pod is signable: PodTopologySpread's system
+// default constraints make every pod's outcome depend on other pods.
 func (e *Evaluator) Evaluate(ctx context.Context, pod *v1.Pod) (*Verdict, error) {
 	c, v := e.newCycle(ctx, pod)
 	if c == nil {
 		return v, nil
 	}
-	return c.run(ctx, 0)
+	key := e.memoKey(ctx, c)
+	if prev, ok := e.memo[key]; ok && key != "" {
+		return prev.forPod(pod), nil
+	}
+	v, err := c.run(ctx, 0)
+	if err == nil && key != "" {
+		e.memo[key] = v
+	}
+	return v, err
+}
+
+// memoKey is the key under which a cycle's verdict can be reused, or "".
+func (e *Evaluator) memoKey(ctx context.Context, c *cycle) string {
+	p := c.pod
+	if p.Status.NominatedNodeName != "" {
+		return ""
+	}
+	sig := c.fw.SignPod(ctx, p)
+	if sig == nil {
+		return ""
+	}
+	policy := ""
+	if p.Spec.PreemptionPolicy != nil {
+		policy = string(*p.Spec.PreemptionPolicy)
+	}
+	return fmt.Sprintf("%s|%d|%s|%s", c.fw.ProfileName(), corev1helpers.PodPriority(p), policy, sig)
 }
 
 // FilterAll runs the PreFilter and Filter plugins (with nominated pods) for

@@ -71,6 +71,8 @@ type Evaluator struct {
 	cycle int64
 	// preempted: the node each pod was nominated to by Schedule's preemption.
 	preempted map[types.UID]string
+	// memo holds Evaluate's verdicts by signature while the state holds.
+	memo map[string]*Verdict
 	cancel    context.CancelFunc
 }
 
@@ -107,6 +109,7 @@ func New(ctx context.Context, in Input) (*Evaluator, error) {
 		nominator:   newNominator(),
 		victims:     newVictimRecorder(),
 		preempted:   map[types.UID]string{},
+		memo:        map[string]*Verdict{},
 		parallelism: par,
 		cancel:      cancel,
 	}

@@ -25,6 +25,7 @@ import (
 // is scheduled leaves the nominator; a pod for which preemption nominated a
 // node joins it, as the scheduler's failure handler does.
 func (e *Evaluator) Schedule(ctx context.Context, pod *v1.Pod) (*Verdict, error) {
+	clear(e.memo)
 	c, v := e.newCycle(ctx, pod)
 	if c == nil {
 		return v, nil
@@ -56,6 +57,7 @@ func (e *Evaluator) Schedule(ctx context.Context, pod *v1.Pod) (*Verdict, error)
 // not in the cache, as the scheduler's queue drops a pod once it is bound
 // and takes it back when its binding fails.
 func (e *Evaluator) SetPending(pods []*v1.Pod) {
+	clear(e.memo)
 	n := newNominator()
 	for _, p := range pods {
 		_ = e.pods.Add(p)
@@ -71,7 +73,10 @@ func (e *Evaluator) SetPending(pods []*v1.Pod) {
 // Refresh brings the Evaluator up to date with a newer snapshot of the same
 // cache (after pods were assumed, added or removed): only NodeInfos whose
 // generation changed are converted again.
-func (e *Evaluator) Refresh(s *cache.Snapshot) { e.lister.refresh(s) }
+func (e *Evaluator) Refresh(s *cache.Snapshot) {
+	clear(e.memo)
+	e.lister.refresh(s)
+}
 
 // batchCycle carries one sequential cycle's OpportunisticBatching state
 // (framework/runtime/batch.go, v1.36). A nil *batchCycle (Evaluate) does

@@ -106,6 +106,13 @@ type Preemption struct {
 	Victims []*v1.Pod
 }
 
+// forPod is v for another pod of the same signature: the same outcome.
+func (v *Verdict) forPod(pod *v1.Pod) *Verdict {
+	out := *v
+	out.Pod = pod
+	return &out
+}
+
 // eventNoteLimit is the Event note length limit (validation.NoteLengthLimit).
 const eventNoteLimit = 1024
 

@@ -1,0 +1,69 @@
+package decide
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	v1 "k8s.io/api/core/v1"
+)
+
+// noSpreadDefaults is a profile without PodTopologySpread's system default
+// constraints: with them (the default profile) every pod is unsignable.
+const noSpreadDefaults = `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: PodTopologySpread
+    args:
+      defaultingType: List
+`
+
+// Replicas of one template share a cycle (the framework signs them alike);
+// each verdict equals what a fresh Evaluator computes for that pod alone.
+// A different priority, or a nominated pod, is evaluated on its own.
+func TestEvaluateReusesVerdictsOfIdenticalPods(t *testing.T) {
+	cfg, err := ParseConfig("list.yaml", []byte(noSpreadDefaults))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cluster{config: cfg,
+		nodes: nodes(node("a").Label("zone", "x"), node("b"), node("c").Taints(taint("t", v1.TaintEffectNoSchedule))),
+		bound: pods(bound("low", "a").Priority(0).Req(cpu("1500m"))),
+	}
+	replica := func(name string, prio int32, req string) *v1.Pod {
+		return pod(name).Label("app", "web").Priority(prio).Req(cpu(req)).Obj()
+	}
+	cases := []*v1.Pod{
+		replica("web-1", 0, "1"), replica("web-2", 0, "1"), replica("web-3", 0, "1"),
+		replica("big-1", 100, "3"), replica("big-2", 100, "3"), replica("big-3", 0, "3"),
+		replica("fits-1", 0, "100m"), replica("fits-2", 0, "100m"),
+	}
+	nominated := replica("web-4", 0, "1")
+	nominated.Status.NominatedNodeName = "b"
+	cases = append(cases, nominated)
+	shared := c.evaluator(t)
+	for _, p := range cases {
+		got := evaluate(t, shared, p)
+		want := evaluate(t, c.evaluator(t), p)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: shared evaluator differs from a fresh one (-fresh +shared):\n%s", p.Name, diff)
+		}
+	}
+	keys := map[string]bool{}
+	for k := range shared.memo {
+		keys[k] = true
+	}
+	// web, big at priority 100, big at priority 0, fits: four cycles
+	// remembered; the nominated pod was not.
+	if len(keys) != 4 {
+		t.Errorf("%d remembered cycles, want 4: %v", len(keys), keys)
+	}
+	// The default profile signs no pod: nothing is remembered.
+	c.config = nil
+	e := c.evaluator(t)
+	evaluate(t, e, replica("web-1", 0, "1"))
+	if len(e.memo) != 0 {
+		t.Errorf("default profile: %d remembered cycles, want 0", len(e.memo))
+	}
+}
