@@ -2,11 +2,12 @@ package decide
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
-	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 
@@ -25,20 +26,16 @@ const noNodesMessage = "no nodes available to schedule pods"
 // The error is for failures the scheduler would report as SchedulerError
 // (a plugin returning an internal error), not for unschedulable pods.
 //
-// Pods the framework signs alike (SignPod: the OpportunisticBatching
-// signature, by which "two pods with the same signature should get the same
-// feasibility and scores") with the same priority and preemption policy,
-// and not nominated themselves, get the same cycle: Evaluate reuses the
-// first one's verdict for the others until the state changes (Refresh,
-// SetPending, Schedule), as the replicas of one workload usually are. With
-// the default profile no pod is signable: PodTopologySpread's system
-// default constraints make every pod's outcome depend on other pods.
+// Evaluate reuses a verdict for a pod that reads, to every plugin, exactly
+// as one evaluated before since the state last changed (Refresh,
+// SetPending, Schedule): same namespace, labels, owners and spec (see
+// sameCycleKey), as the pending replicas of one workload are.
 func (e *Evaluator) Evaluate(ctx context.Context, pod *v1.Pod) (*Verdict, error) {
 	c, v := e.newCycle(ctx, pod)
 	if c == nil {
 		return v, nil
 	}
-	key := e.memoKey(ctx, c)
+	key := e.memoKey(c)
 	if prev, ok := e.memo[key]; ok && key != "" {
 		return prev.forPod(pod), nil
 	}
@@ -50,20 +47,39 @@ func (e *Evaluator) Evaluate(ctx context.Context, pod *v1.Pod) (*Verdict, error)
 }
 
 // memoKey is the key under which a cycle's verdict can be reused, or "".
-func (e *Evaluator) memoKey(ctx context.Context, c *cycle) string {
+//
+// A cycle reads the pod's namespace, labels (affinity and spread
+// selectors), owner references (PodTopologySpread's default selectors come
+// from the owning ReplicaSet or StatefulSet), spec and priority. It also
+// reads its name or UID where they make the outcome the pod's own: a
+// nominated pod is excluded from its own nominated-pods pass and tried on
+// its node first, generic ephemeral volumes are claims named after the pod,
+// and resource claims may be generated per pod. Pods with any of those get
+// no key; for the others, equal keys mean equal cycles.
+func (e *Evaluator) memoKey(c *cycle) string {
 	p := c.pod
-	if p.Status.NominatedNodeName != "" {
+	if p.Status.NominatedNodeName != "" || len(p.Spec.ResourceClaims) > 0 || hasEphemeralVolume(p) {
 		return ""
 	}
-	sig := c.fw.SignPod(ctx, p)
-	if sig == nil {
+	key, err := json.Marshal(struct {
+		Profile, Namespace string
+		Labels             map[string]string
+		Owners             []metav1.OwnerReference
+		Spec               v1.PodSpec
+	}{c.fw.ProfileName(), p.Namespace, p.Labels, p.OwnerReferences, p.Spec})
+	if err != nil {
 		return ""
 	}
-	policy := ""
-	if p.Spec.PreemptionPolicy != nil {
-		policy = string(*p.Spec.PreemptionPolicy)
+	return string(key)
+}
+
+func hasEphemeralVolume(p *v1.Pod) bool {
+	for _, v := range p.Spec.Volumes {
+		if v.Ephemeral != nil {
+			return true
+		}
 	}
-	return fmt.Sprintf("%s|%d|%s|%s", c.fw.ProfileName(), corev1helpers.PodPriority(p), policy, sig)
+	return false
 }
 
 // FilterAll runs the PreFilter and Filter plugins (with nominated pods) for

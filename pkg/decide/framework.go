@@ -72,8 +72,8 @@ type Evaluator struct {
 	// preempted: the node each pod was nominated to by Schedule's preemption.
 	preempted map[types.UID]string
 	// memo holds Evaluate's verdicts by signature while the state holds.
-	memo map[string]*Verdict
-	cancel    context.CancelFunc
+	memo   map[string]*Verdict
+	cancel context.CancelFunc
 }
 
 // New builds the frameworks of every profile of in.Config over in, the way

@@ -7,27 +7,11 @@ import (
 	v1 "k8s.io/api/core/v1"
 )
 
-// noSpreadDefaults is a profile without PodTopologySpread's system default
-// constraints: with them (the default profile) every pod is unsignable.
-const noSpreadDefaults = `apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  pluginConfig:
-  - name: PodTopologySpread
-    args:
-      defaultingType: List
-`
-
-// Replicas of one template share a cycle (the framework signs them alike);
-// each verdict equals what a fresh Evaluator computes for that pod alone.
-// A different priority, or a nominated pod, is evaluated on its own.
+// Replicas of one template share a cycle; each verdict equals what a fresh
+// Evaluator computes for that pod alone. A different priority, or a
+// nominated pod, is evaluated on its own.
 func TestEvaluateReusesVerdictsOfIdenticalPods(t *testing.T) {
-	cfg, err := ParseConfig("list.yaml", []byte(noSpreadDefaults))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := cluster{config: cfg,
+	c := cluster{
 		nodes: nodes(node("a").Label("zone", "x"), node("b"), node("c").Taints(taint("t", v1.TaintEffectNoSchedule))),
 		bound: pods(bound("low", "a").Priority(0).Req(cpu("1500m"))),
 	}
@@ -58,12 +42,5 @@ func TestEvaluateReusesVerdictsOfIdenticalPods(t *testing.T) {
 	// remembered; the nominated pod was not.
 	if len(keys) != 4 {
 		t.Errorf("%d remembered cycles, want 4: %v", len(keys), keys)
-	}
-	// The default profile signs no pod: nothing is remembered.
-	c.config = nil
-	e := c.evaluator(t)
-	evaluate(t, e, replica("web-1", 0, "1"))
-	if len(e.memo) != 0 {
-		t.Errorf("default profile: %d remembered cycles, want 0", len(e.memo))
 	}
 }
