@@ -43,6 +43,7 @@ own version, or v1.36 with -f).`,
 		NewCmdSnapshot(streams),
 		NewCmdSimulate(streams),
 		NewCmdWhy(streams),
+		NewCmdCompare(streams),
 		NewCmdVersion(streams),
 	)
 	return root
