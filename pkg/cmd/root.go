@@ -44,6 +44,7 @@ own version, or v1.36 with -f).`,
 		NewCmdSimulate(streams),
 		NewCmdWhy(streams),
 		NewCmdCompare(streams),
+		NewCmdDiff(streams),
 		NewCmdVersion(streams),
 	)
 	return root
