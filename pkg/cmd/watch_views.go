@@ -56,7 +56,9 @@ func requestedWatchView(o *RequestedOptions) watchView {
 // to date incrementally, as kube-scheduler does before each cycle.
 func snapshotWatchView() watchView {
 	return watchView{
-		build: func(m *model.Model, s *cache.Snapshot) (runtime.Object, error) { return views.SnapshotOf(s, m.Source), nil },
+		build: func(m *model.Model, s *cache.Snapshot) (runtime.Object, error) {
+			return views.SnapshotOf(s, m.Source), nil
+		},
 		table: func(obj runtime.Object, t printers.TableOptions) ([]string, []string, [][]string) {
 			return printers.SnapshotTable(obj.(*v1alpha1.Snapshot), t)
 		},
