@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -53,8 +55,10 @@ func (f *WatchFlags) Validate(cmd *cobra.Command, in *InputFlags) error {
 
 // watchView renders one kind in watch mode.
 type watchView struct {
-	// build renders the whole view of the model (snapshot: the watcher's own).
-	build func(m *model.Model, s *cache.Snapshot) (runtime.Object, error)
+	// build renders the view of the model (snapshot: the watcher's own):
+	// every node when only is nil, else at least the nodes in only, which
+	// all exist (a view that is costly per node builds just those).
+	build func(m *model.Model, s *cache.Snapshot, only []string) (runtime.Object, error)
 	// table returns the table of a built view.
 	table func(obj runtime.Object, t printers.TableOptions) (header, names []string, rows [][]string)
 	// preamble and footer frame a whole table (not printed with --no-headers).
@@ -63,11 +67,20 @@ type watchView struct {
 	only func(obj runtime.Object, names map[string]bool)
 	// set puts a built view into a CacheWatchEvent.
 	set func(ev *v1alpha1.CacheWatchEvent, obj runtime.Object)
+	// sticky, if set, records in the table options what later partial
+	// views must keep (dump: the wide scalar columns).
+	sticky func(obj runtime.Object, t *printers.TableOptions)
 }
 
 // runWatch runs the watcher and prints view on stdout: the whole view once
 // synced, then each batch. It returns when the context is canceled (Ctrl-C).
 func runWatch(cmd *cobra.Command, in *InputFlags, out *OutputFlags, wf *WatchFlags, streams genericiooptions.IOStreams, view watchView) error {
+	// main trades memory for CPU (GOGC=400) because a listing allocates
+	// mostly what it keeps and then ends; a watch runs on, allocating
+	// per batch, so the default pace of collection suits it better.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
+	}
 	client, host, err := in.client(streams.ErrOut)
 	if err != nil {
 		return err
@@ -91,7 +104,16 @@ type watchRenderer struct {
 }
 
 func (r *watchRenderer) render(m *model.Model, s *cache.Snapshot, d *watch.Delta) (string, error) {
-	obj, err := r.view.build(m, s)
+	var only []string
+	if d != nil && r.watchOnly {
+		only = []string{}
+		for _, c := range d.Changes {
+			if !c.Gone {
+				only = append(only, c.Name)
+			}
+		}
+	}
+	obj, err := r.view.build(m, s, only)
 	if err != nil {
 		return "", err
 	}
@@ -99,6 +121,9 @@ func (r *watchRenderer) render(m *model.Model, s *cache.Snapshot, d *watch.Delta
 		return r.structured(obj, d)
 	}
 	header, names, rows := r.view.table(obj, r.opts)
+	if r.view.sticky != nil {
+		r.view.sticky(obj, &r.opts)
+	}
 	var b strings.Builder
 	newHeader := r.table == nil || !slices.Equal(header, r.table.Columns())
 	if d == nil || !r.watchOnly || newHeader {

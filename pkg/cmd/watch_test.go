@@ -191,3 +191,25 @@ func TestWatchUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestDumpWatchWideColumns: a batch of nodes without an extended resource
+// keeps the column another node has, so no new header is printed.
+func TestDumpWatchWideColumns(t *testing.T) {
+	gpu := watchNode("gpu-1", "8")
+	gpu.Status.Allocatable["example.com/gpu"] = resource.MustParse("4")
+	cs := fake.NewClientset(gpu, watchNode("cpu-1", "4"))
+	r := startWatch(t, cs, dumpWithClient, "--watch", "-o", "wide")
+	waitFor(t, r.out, "EXAMPLE.COM/GPU", "2 nodes, 0 pods")
+	if _, err := cs.CoreV1().Pods("default").Create(context.Background(), watchPod("b", "cpu-1", "1"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, r.out, "cpu-1: pod default/b added\n")
+	lines := strings.Split(strings.TrimSpace(r.out.String()), "\n")
+	if n := strings.Count(r.out.String(), "EXAMPLE.COM/GPU"); n != 1 {
+		t.Errorf("header printed %d times:\n%s", n, r.out.String())
+	}
+	header, row := lines[0], lines[len(lines)-1]
+	if len(strings.Fields(row)) != len(strings.Fields(header))+2 { // cpu and memory add a "(pct%)" field each
+		t.Errorf("row and header have different columns:\n%s\n%s", header, row)
+	}
+}

@@ -17,9 +17,23 @@ import (
 
 func dumpWatchView() watchView {
 	return watchView{
-		build: func(m *model.Model, _ *cache.Snapshot) (runtime.Object, error) { return views.Dump(m, nil) },
+		// Rendering a NodeInfo's pods is what a dump costs: a batch
+		// renders only the changed NodeInfos (the summary stays whole).
+		build: func(m *model.Model, _ *cache.Snapshot, only []string) (runtime.Object, error) {
+			if only != nil && len(only) == 0 {
+				d, err := views.Dump(m, []string{})
+				if err == nil {
+					d.Nodes = []v1alpha1.NodeDump{}
+				}
+				return d, err
+			}
+			return views.Dump(m, only)
+		},
 		table: func(obj runtime.Object, t printers.TableOptions) ([]string, []string, [][]string) {
 			return printers.DumpTable(obj.(*v1alpha1.CacheDump), t)
+		},
+		sticky: func(obj runtime.Object, t *printers.TableOptions) {
+			t.Scalars = printers.DumpScalars(obj.(*v1alpha1.CacheDump), t.Scalars)
 		},
 		preamble: func(runtime.Object) string { return "" },
 		footer: func(obj runtime.Object) string {
@@ -35,7 +49,7 @@ func dumpWatchView() watchView {
 
 func requestedWatchView(o *RequestedOptions) watchView {
 	return watchView{
-		build: func(m *model.Model, _ *cache.Snapshot) (runtime.Object, error) {
+		build: func(m *model.Model, _ *cache.Snapshot, _ []string) (runtime.Object, error) {
 			r := views.Requested(m, views.RequestedOptions{Selector: o.selector})
 			return r, views.SortRequested(r, o.SortBy)
 		},
@@ -56,7 +70,7 @@ func requestedWatchView(o *RequestedOptions) watchView {
 // to date incrementally, as kube-scheduler does before each cycle.
 func snapshotWatchView() watchView {
 	return watchView{
-		build: func(m *model.Model, s *cache.Snapshot) (runtime.Object, error) {
+		build: func(m *model.Model, s *cache.Snapshot, _ []string) (runtime.Object, error) {
 			return views.SnapshotOf(s, m.Source), nil
 		},
 		table: func(obj runtime.Object, t printers.TableOptions) ([]string, []string, [][]string) {

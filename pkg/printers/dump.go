@@ -29,7 +29,7 @@ func PrintDump(w io.Writer, d *v1alpha1.CacheDump, opts TableOptions) error {
 
 // DumpTable returns PrintDump's header and rows, with the node name of each row.
 func DumpTable(d *v1alpha1.CacheDump, opts TableOptions) (header, names []string, rows [][]string) {
-	scalars := dumpScalars(d)
+	scalars := DumpScalars(d, opts.Scalars)
 	header = []string{"NAME", "ZONE", "PODS", "CPU", "MEMORY"}
 	if opts.Wide {
 		header = append(header, "EPHEMERAL-STORAGE")
@@ -93,10 +93,17 @@ func listOrNone(items []string) string {
 	return strings.Join(items, ",")
 }
 
-// dumpScalars lists scalar resources with a non-zero amount on some node.
-func dumpScalars(d *v1alpha1.CacheDump) []string {
+// DumpScalars lists the scalar resources with a non-zero amount on some
+// node, and those of also, sorted.
+func DumpScalars(d *v1alpha1.CacheDump, also []string) []string {
 	seen := map[string]bool{}
 	var out []string
+	for _, s := range also {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
 	for _, n := range d.Nodes {
 		for _, m := range []map[string]int64{n.Allocatable.ScalarResources, n.Requested.ScalarResources} {
 			for k, v := range m {

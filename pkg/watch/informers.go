@@ -52,7 +52,8 @@ func (w *Watcher) start(ctx context.Context) ([]toolscache.ResourceEventHandlerR
 }
 
 // informer builds a shared informer over list and watch, with
-// managedFields dropped (kube-scheduler's transform since v1.29) and notes
+// managedFields dropped (kube-scheduler's transform since v1.29), pods
+// slimmed as pkg/load slims them, and notes
 // for failed requests, watches that end in an error and relists.
 func (w *Watcher) informer(resource string, example runtime.Object,
 	list func(context.Context, metav1.ListOptions) (runtime.Object, error),
@@ -81,6 +82,11 @@ func (w *Watcher) informer(resource string, example runtime.Object,
 	_ = inf.SetTransform(func(obj any) (any, error) {
 		if m, err := meta.Accessor(obj); err == nil {
 			m.SetManagedFields(nil)
+		}
+		// What the plugin's listing keeps of a pod, so that watching
+		// a cluster costs what listing it does.
+		if pod, ok := obj.(*v1.Pod); ok {
+			load.SlimPod(pod)
 		}
 		return obj, nil
 	})

@@ -127,8 +127,12 @@ func TestCompareWithRealScheduler(t *testing.T) {
 		{"c-3", "absent", "node", false, nil, nil},
 		{"c-gone", "absent", "placeholder", false, nil, []string{"cmp/orphan " + string(orphan.UID)}},
 	})
-	table := runPlugin(t, nil, "compare", "--log", sched.LogPath, kc)
-	t.Logf("compare on a stale dump:\n%s", table.stdout)
+	// The same through pods/log (the newest dump there is the same), as a table.
+	table := runPlugin(t, nil, append(fromPod, "-o", "wide")...)
+	if table.code != 3 || !strings.Contains(table.stdout, "cmp/late (Pending, uid "+string(late.UID)+")") {
+		t.Errorf("compare --from-pod on a stale dump:\n%v\n%s", table, table.stdout)
+	}
+	t.Logf("compare --from-pod on a stale dump:\n%s", table.stdout)
 
 	// 4. A new dump has seen it all: they agree again (c-gone is a NodeInfo
 	// without a Node on both sides).
