@@ -32,6 +32,7 @@ var (
 	flagWatchRate     = flag.Int("watch-rate", 100, "API operations per second while --watch runs: pod creations (bound to a node) and deletions, alternating")
 	flagWatchDuration = flag.Duration("watch-duration", 60*time.Second, "how long the operations go on")
 	flagWatchMaxLag   = flag.Duration("watch-max-lag", 2*time.Second, "fail when the 99th percentile of the lag exceeds this")
+	flagWatchGCTrace  = flag.Bool("watch-gctrace", true, "run the plugin with GODEBUG=gctrace=1 and report its largest heap after a collection (the live heap) and before one")
 )
 
 const watchNamespace = "bench-watch"
@@ -199,12 +200,24 @@ type watchPlugin struct {
 	seen    map[string]time.Time // "added NAME" → when first shown
 	batches int
 	bytes   int64
+	// heapLive and heapPeak are the largest heap after and before a
+	// collection, in MB, from the plugin's gctrace lines.
+	heapLive, heapPeak int
 }
 
 func startWatchPlugin(t *testing.T, plugin, kubeconfig string) *watchPlugin {
 	p := &watchPlugin{synced: make(chan struct{}), done: make(chan struct{}), seen: map[string]time.Time{}}
 	p.cmd = exec.Command(plugin, "dump", "--watch", "-o", "json", "--kubeconfig", kubeconfig)
-	p.cmd.Stderr = os.Stderr
+	if *flagWatchGCTrace {
+		p.cmd.Env = append(os.Environ(), "GODEBUG=gctrace=1")
+		errPipe, err := p.cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go p.readGCTrace(errPipe)
+	} else {
+		p.cmd.Stderr = os.Stderr
+	}
 	out, err := p.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -257,6 +270,27 @@ func (p *watchPlugin) read(out io.Reader) {
 			}
 		}
 		p.mu.Unlock()
+	}
+}
+
+// readGCTrace reads "gc N @…: A->B->C MB, D MB goal, …" lines; other
+// lines go to the test's stderr.
+func (p *watchPlugin) readGCTrace(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := sc.Text()
+		mb := strings.Index(line, " MB, ")
+		if !strings.HasPrefix(line, "gc ") || mb < 0 {
+			fmt.Fprintln(os.Stderr, line)
+			continue
+		}
+		fields := strings.Fields(line[:mb])
+		var before, after, live int
+		if _, err := fmt.Sscanf(fields[len(fields)-1], "%d->%d->%d", &before, &after, &live); err == nil {
+			p.mu.Lock()
+			p.heapLive, p.heapPeak = max(p.heapLive, live), max(p.heapPeak, before)
+			p.mu.Unlock()
+		}
 	}
 }
 
@@ -350,6 +384,9 @@ func reportWatch(t *testing.T, p *watchPlugin, ops []*watchOp, cpu time.Duration
 		pct(thirds[0], 0.5).Round(time.Millisecond), pct(thirds[1], 0.5).Round(time.Millisecond), pct(thirds[2], 0.5).Round(time.Millisecond))
 	fmt.Fprintf(&b, "plugin: %.1f s CPU during the operations (%.0f%% of one core), peak RSS %.0f MiB; exit code after SIGINT %d\n",
 		cpu.Seconds(), 100*cpu.Seconds()/flagWatchDuration.Seconds(), float64(rssKiB)/1024, code)
+	if *flagWatchGCTrace {
+		fmt.Fprintf(&b, "plugin heap (gctrace): at most %d MB live after a collection, %d MB before one\n", p.heapLive, p.heapPeak)
+	}
 	fmt.Print(b.String())
 	if missed > 0 {
 		t.Errorf("bench-watch: %d operations never shown", missed)

@@ -103,7 +103,9 @@ type watchRenderer struct {
 	table     *printers.StreamTable
 }
 
-func (r *watchRenderer) render(m *model.Model, s *cache.Snapshot, d *watch.Delta) (string, error) {
+// render builds the view under the watcher's lock; formatting it (the
+// table or the JSON) happens in the returned Text, after the lock.
+func (r *watchRenderer) render(m *model.Model, s *cache.Snapshot, d *watch.Delta) (watch.Text, error) {
 	var only []string
 	if d != nil && r.watchOnly {
 		only = []string{}
@@ -115,11 +117,17 @@ func (r *watchRenderer) render(m *model.Model, s *cache.Snapshot, d *watch.Delta
 	}
 	obj, err := r.view.build(m, s, only)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if !r.out.IsTable() {
-		return r.structured(obj, d)
+		return func() (string, error) { return r.structured(obj, d) }, nil
 	}
+	return func() (string, error) { return r.tableText(obj, d), nil }, nil
+}
+
+// tableText prints the whole table the first time (and each time with
+// --watch-only=false), else the delta line and the changed rows.
+func (r *watchRenderer) tableText(obj runtime.Object, d *watch.Delta) string {
 	header, names, rows := r.view.table(obj, r.opts)
 	if r.view.sticky != nil {
 		r.view.sticky(obj, &r.opts)
@@ -142,7 +150,7 @@ func (r *watchRenderer) render(m *model.Model, s *cache.Snapshot, d *watch.Delta
 		if !r.opts.NoHeaders {
 			b.WriteString(r.view.footer(obj))
 		}
-		return b.String(), nil
+		return b.String()
 	}
 	if newHeader && !r.opts.NoHeaders {
 		b.WriteString(r.table.Header()) // a resource column appeared or went
@@ -156,7 +164,7 @@ func (r *watchRenderer) render(m *model.Model, s *cache.Snapshot, d *watch.Delta
 		}
 	}
 	b.WriteString(r.table.Rows(keep))
-	return b.String(), nil
+	return b.String()
 }
 
 // structured prints a CacheWatchEvent with the -o printer.

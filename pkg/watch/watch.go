@@ -74,14 +74,19 @@ type NodeChange struct {
 	// Reasons are the events that touched the node, in order, at most
 	// maxReasons and then "… N more".
 	Reasons []string
-	// Gone: the NodeInfo no longer exists.
+	// Gone: the NodeInfo existed at the last batch and no longer does.
 	Gone bool
 }
 
-// Render builds the text to print for the model: the whole view when d is
-// nil (the first time), else the batch d. It runs with the model locked
-// (nothing changes meanwhile); the text is written after.
-type Render func(m *model.Model, snapshot *cache.Snapshot, d *Delta) (string, error)
+// Render builds what to print for the model: the whole view when d is nil
+// (the first time), else the batch d. It runs with the model locked, so
+// nothing changes meanwhile, and must only copy what it needs out of the
+// model; the Text it returns runs after the lock is released (formatting a
+// large view does not hold up the informers), and its text is written.
+type Render func(m *model.Model, snapshot *cache.Snapshot, d *Delta) (Text, error)
+
+// Text renders what a Render built.
+type Text func() (string, error)
 
 // Watcher holds the model and the informers feeding it.
 type Watcher struct {
@@ -156,11 +161,7 @@ func (w *Watcher) Run(ctx context.Context, out io.Writer, render Render) error {
 		return err
 	}
 	w.synced.Store(true)
-	text, err := w.initial(render)
-	if err != nil {
-		return err
-	}
-	if err := write(ctx, out, text); err != nil {
+	if err := write(ctx, out, w.initial, render); err != nil {
 		return err
 	}
 	return w.loop(ctx, out, render)
@@ -179,25 +180,28 @@ func (w *Watcher) loop(ctx context.Context, out io.Writer, render Render) error 
 			return ctx.Err()
 		case <-w.opts.Clock.After(w.opts.Interval):
 		}
-		text, err := w.flush(render)
-		if err != nil {
-			return err
-		}
-		if err := write(ctx, out, text); err != nil {
+		if err := write(ctx, out, w.flush, render); err != nil {
 			return err
 		}
 	}
 }
 
-// write writes text unless ctx is done: an interrupted watch prints nothing more.
-func write(ctx context.Context, out io.Writer, text string) error {
-	if text == "" {
-		return nil
+// write renders with step (under the lock), formats the result (outside
+// it) and writes it unless ctx is done: an interrupted watch prints
+// nothing more.
+func write(ctx context.Context, out io.Writer, step func(Render) (Text, error), render Render) error {
+	text, err := step(render)
+	if err != nil || text == nil {
+		return err
+	}
+	s, err := text()
+	if err != nil || s == "" {
+		return err
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	_, err := io.WriteString(out, text)
+	_, err = io.WriteString(out, s)
 	return err
 }
 
@@ -217,11 +221,11 @@ func (w *Watcher) model() *model.Model {
 }
 
 // initial renders the state the informers synced to.
-func (w *Watcher) initial(render Render) (string, error) {
+func (w *Watcher) initial(render Render) (Text, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err := w.updateSnapshot(); err != nil {
-		return "", err
+		return nil, err
 	}
 	for name, ni := range w.cache.Dump().Nodes {
 		w.gens[name] = ni.Generation
@@ -231,13 +235,13 @@ func (w *Watcher) initial(render Render) (string, error) {
 }
 
 // flush turns the events since the last batch into a Delta and renders it;
-// "" when they changed no NodeInfo (e.g. a pending pod without nomination).
-func (w *Watcher) flush(render Render) (string, error) {
+// nil when they changed no NodeInfo (e.g. a pending pod without nomination).
+func (w *Watcher) flush(render Render) (Text, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	from := w.snapshot.Generation()
 	if err := w.updateSnapshot(); err != nil {
-		return "", err
+		return nil, err
 	}
 	d := &Delta{From: from, To: w.snapshot.Generation(), Events: w.events}
 	changed := map[string]bool{}
@@ -248,14 +252,18 @@ func (w *Watcher) flush(render Render) (string, error) {
 		}
 		w.gens[name] = ni.Generation
 	}
+	gone := map[string]bool{}
 	for name := range w.gens {
 		if _, ok := now[name]; !ok {
-			changed[name] = true
+			changed[name], gone[name] = true, true
 			delete(w.gens, name)
 		}
 	}
 	for name := range w.reasons {
-		changed[name] = true
+		// A pod nominated to a node the cache does not have changes no row.
+		if _, ok := now[name]; ok || gone[name] {
+			changed[name] = true
+		}
 	}
 	for name := range changed {
 		c := NodeChange{Name: name, Reasons: w.reasons[name]}
@@ -265,13 +273,12 @@ func (w *Watcher) flush(render Render) (string, error) {
 		if len(c.Reasons) == 0 {
 			c.Reasons = []string{"changed"}
 		}
-		_, c.Gone = w.gens[name]
-		c.Gone = !c.Gone
+		c.Gone = gone[name]
 		d.Changes = append(d.Changes, c)
 	}
 	w.reasons, w.more, w.events = map[string][]string{}, map[string]int{}, 0
 	if len(d.Changes) == 0 {
-		return "", nil
+		return nil, nil
 	}
 	sort.Slice(d.Changes, func(i, j int) bool { return d.Changes[i].Name < d.Changes[j].Name })
 	w.seq++

@@ -53,17 +53,18 @@ func newRecorder() *recorder {
 	return &recorder{initial: make(chan string, 1), deltas: make(chan *Delta, 100)}
 }
 
-func (r *recorder) render(m *model.Model, s *cache.Snapshot, d *Delta) (string, error) {
+func (r *recorder) render(m *model.Model, s *cache.Snapshot, d *Delta) (Text, error) {
+	text := func(s string) Text { return func() (string, error) { return s, nil } }
 	if d == nil {
 		var names []string
 		for _, ni := range s.List() {
 			names = append(names, fmt.Sprintf("%s:%d", ni.Node().Name, len(ni.Pods)))
 		}
 		r.initial <- strings.Join(names, ",") + fmt.Sprintf(" pending=%d", len(m.Pending))
-		return "initial\n", nil
+		return text("initial\n"), nil
 	}
 	r.deltas <- d
-	return fmt.Sprintf("delta %d\n", d.Sequence), nil
+	return text(fmt.Sprintf("delta %d\n", d.Sequence)), nil
 }
 
 // waitDelta returns the next delta naming node with a reason containing want.

@@ -144,7 +144,7 @@ func TestWatchWithRealScheduler(t *testing.T) {
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}
-	c := framework.Start(t, framework.Options{})
+	c := framework.Start(t, framework.Options{AuditLog: true})
 	ctx, cancel := context.WithTimeout(t.Context(), testTimeout+3*watchTimeout)
 	defer cancel()
 	cs := c.AdminClient()
@@ -212,6 +212,34 @@ func TestWatchWithRealScheduler(t *testing.T) {
 		if ev.Sequence != i+1 || ev.Generation.From != events[i].Generation.To {
 			t.Errorf("event %d: sequence %d, generation %+v after %+v", i+1, ev.Sequence, ev.Generation, events[i].Generation)
 		}
+	}
+	checkWatchReadOnly(t, c)
+}
+
+// checkWatchReadOnly proves from the audit log that the watching plugins
+// (the only clients of the reader user here) only got, listed and watched
+// nodes and pods, and did watch both.
+func checkWatchReadOnly(t *testing.T, c *framework.Cluster) {
+	t.Helper()
+	events, err := framework.ReadAuditLog(c.AuditLogPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	watched := map[string]bool{}
+	var bad []string
+	for _, e := range events {
+		if e.User.Username != framework.UserReader {
+			continue
+		}
+		if !readOnlyRequest(e) {
+			bad = append(bad, e.String())
+		}
+		if e.Verb == "watch" && e.ObjectRef != nil {
+			watched[e.ObjectRef.Resource] = true
+		}
+	}
+	if len(bad) > 0 || !watched["nodes"] || !watched["pods"] {
+		t.Errorf("--watch requests: watched %v; not reads of nodes or pods:\n%s", watched, strings.Join(bad, "\n"))
 	}
 }
 
