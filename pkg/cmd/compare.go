@@ -119,7 +119,11 @@ func (o *CompareOptions) Run(cmd *cobra.Command) error {
 	for _, w := range d.Warnings {
 		fmt.Fprintf(o.ErrOut, "Warning: %s: %s\n", source, w)
 	}
-	m, err := o.Input.LoadModel(cmd.Context(), o.IOStreams, cache.Options{})
+	opts, err := o.modelOptions(d)
+	if err != nil {
+		return err
+	}
+	m, err := o.Input.LoadModel(cmd.Context(), o.IOStreams, opts)
 	if err != nil {
 		return err
 	}
@@ -131,6 +135,27 @@ func (o *CompareOptions) Run(cmd *cobra.Command) error {
 		return differError(c.Summary.Differences)
 	}
 	return nil
+}
+
+// modelOptions models the kube-scheduler version the log names, unless
+// --kube-version is given: the cache is then accounted as that scheduler's.
+// Without a version in the log (or one outside the supported range) the
+// usual choice applies (the live server's version, or v1.36 with -f).
+func (o *CompareOptions) modelOptions(d *schedlog.Dump) (cache.Options, error) {
+	if o.Input.Version.KubeVersion != "" || d.Version == "" {
+		return cache.Options{}, nil
+	}
+	v, err := cache.ParseVersion(d.Version)
+	if err != nil {
+		return cache.Options{}, nil
+	}
+	gates, err := parseFeatureGates(o.Input.Version.FeatureGates, v)
+	if err != nil {
+		return cache.Options{}, usageError(err)
+	}
+	p := cache.NewProfile(v, &gates)
+	fmt.Fprintf(o.ErrOut, "note: modelling kube-scheduler %s, the version in its log (--kube-version overrides)\n", v)
+	return cache.Options{Profile: &p}, nil
 }
 
 // readDump parses the log chosen by --log or --from-pod; errors name it.

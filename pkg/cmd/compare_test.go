@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -226,5 +227,23 @@ func TestCompareFromPod(t *testing.T) {
 	}
 	if _, stderr, code = runWithClient(t, client, "--from-pod", "kube-system/nope", "-f", compareAgree); code != ExitError || !strings.Contains(stderr, "not found") {
 		t.Errorf("missing pod: exit %d, %s", code, stderr)
+	}
+}
+
+// TestCompareEveryRelease compares the dump each release v1.18–v1.36 logs
+// for the test cluster (pkg/schedlog/testdata) with that cluster, modelled
+// as the release the log names: they agree.
+func TestCompareEveryRelease(t *testing.T) {
+	logs, err := filepath.Glob("../schedlog/testdata/v1.*.log")
+	if err != nil || len(logs) < 19 {
+		t.Fatalf("%v %v", logs, err)
+	}
+	for _, log := range logs {
+		version := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(log), ".log"), ".json")
+		minor := strings.Join(strings.Split(version, ".")[:2], ".")
+		r := run(t, "", "compare", "--log", log, "-f", compareAgree)
+		if r.code != ExitOK || !strings.Contains(r.stdout, "They agree.") || !strings.Contains(r.stderr, "modelling kube-scheduler "+minor) {
+			t.Errorf("%s: exit %d\n%s%s", log, r.code, r.stdout, r.stderr)
+		}
 	}
 }

@@ -89,7 +89,12 @@ func runWatch(cmd *cobra.Command, in *InputFlags, out *OutputFlags, wf *WatchFla
 	if host != "" {
 		source += " " + host
 	}
-	w := watch.New(watch.Options{Client: client, Source: source, Notes: streams.ErrOut, Clock: wf.clock})
+	profile, _, err := in.Profile(streams.ErrOut)
+	if err != nil {
+		return err
+	}
+	w := watch.New(watch.Options{Client: client, Source: source, Notes: streams.ErrOut, Clock: wf.clock,
+		Cache: cache.Options{Profile: &profile}})
 	r := &watchRenderer{view: view, out: out, watchOnly: wf.WatchOnly, opts: out.TableOptions(streams.Out)}
 	return w.Run(cmd.Context(), streams.Out, r.render)
 }
