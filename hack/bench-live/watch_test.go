@@ -37,10 +37,10 @@ var (
 
 const watchNamespace = "bench-watch"
 
-// watchOp is one API operation and when its effect was seen.
+// watchOp is one API operation; the plugin reader records when it was shown.
 type watchOp struct {
-	key        string // "added NAME" or "removed NAME"
-	done, seen time.Time
+	key  string // "added NAME" or "removed NAME"
+	done time.Time
 }
 
 // TestBenchWatch loads -nodes/-pods into a real kube-apiserver, runs

@@ -44,7 +44,6 @@ func pod(name, nodeName, cpu string) *v1.Pod {
 
 // recorder is a Render that records what it was given.
 type recorder struct {
-	mu      sync.Mutex
 	initial chan string
 	deltas  chan *Delta
 }
