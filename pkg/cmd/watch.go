@@ -125,7 +125,8 @@ func (r *watchRenderer) render(m *model.Model, s *cache.Snapshot, d *watch.Delta
 		return nil, err
 	}
 	if !r.out.IsTable() {
-		return func() (string, error) { return r.structured(obj, d) }, nil
+		gen := s.Generation()
+		return func() (string, error) { return r.structured(obj, d, gen) }, nil
 	}
 	return func() (string, error) { return r.tableText(obj, d), nil }, nil
 }
@@ -173,7 +174,7 @@ func (r *watchRenderer) tableText(obj runtime.Object, d *watch.Delta) string {
 }
 
 // structured prints a CacheWatchEvent with the -o printer.
-func (r *watchRenderer) structured(obj runtime.Object, d *watch.Delta) (string, error) {
+func (r *watchRenderer) structured(obj runtime.Object, d *watch.Delta, generation int64) (string, error) {
 	ev := &v1alpha1.CacheWatchEvent{Type: "Initial"}
 	v1alpha1.SetKind(ev, "CacheWatchEvent")
 	if d != nil {
@@ -188,7 +189,7 @@ func (r *watchRenderer) structured(obj runtime.Object, d *watch.Delta) (string, 
 	}
 	r.view.set(ev, obj)
 	if d == nil {
-		ev.Generation = v1alpha1.Int64Change{From: generationOf(ev), To: generationOf(ev)}
+		ev.Generation = v1alpha1.Int64Change{From: generation, To: generation}
 	}
 	p, err := r.out.PrintFlags.ToPrinter()
 	if err != nil {
@@ -199,15 +200,6 @@ func (r *watchRenderer) structured(obj runtime.Object, d *watch.Delta) (string, 
 		return "", err
 	}
 	return buf.String(), nil
-}
-
-// generationOf is the snapshot generation of an Initial event's view when
-// it has one (Snapshot), else 0.
-func generationOf(ev *v1alpha1.CacheWatchEvent) int64 {
-	if ev.Snapshot != nil {
-		return ev.Snapshot.Generation
-	}
-	return 0
 }
 
 func changedNames(d *watch.Delta) map[string]bool {
