@@ -53,7 +53,10 @@ func NewRequestedOptions(streams genericiooptions.IOStreams) *RequestedOptions {
 
 // NewCmdRequested returns the "requested" subcommand.
 func NewCmdRequested(streams genericiooptions.IOStreams) *cobra.Command {
-	o := NewRequestedOptions(streams)
+	return newCmdRequested(NewRequestedOptions(streams))
+}
+
+func newCmdRequested(o *RequestedOptions) *cobra.Command {
 	var cmd *cobra.Command
 	cmd = newDataCommand(&cobra.Command{
 		Use:   "requested",

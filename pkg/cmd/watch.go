@@ -106,6 +106,7 @@ type watchRenderer struct {
 	watchOnly bool
 	opts      printers.TableOptions
 	table     *printers.StreamTable
+	printer   cliprinters.ResourcePrinter
 }
 
 // render builds the view under the watcher's lock; formatting it (the
@@ -191,12 +192,17 @@ func (r *watchRenderer) structured(obj runtime.Object, d *watch.Delta, generatio
 	if d == nil {
 		ev.Generation = v1alpha1.Int64Change{From: generation, To: generation}
 	}
-	p, err := r.out.PrintFlags.ToPrinter()
-	if err != nil {
-		return "", err
+	// One printer for the whole stream: the YAML printer separates the
+	// documents after the first with "---".
+	if r.printer == nil {
+		p, err := r.out.PrintFlags.ToPrinter()
+		if err != nil {
+			return "", err
+		}
+		r.printer = p
 	}
 	var buf bytes.Buffer
-	if err := p.PrintObj(ev, &buf); err != nil {
+	if err := r.printer.PrintObj(ev, &buf); err != nil {
 		return "", err
 	}
 	return buf.String(), nil

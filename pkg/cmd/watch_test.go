@@ -213,3 +213,24 @@ func TestDumpWatchWideColumns(t *testing.T) {
 		t.Errorf("row and header have different columns:\n%s\n%s", header, row)
 	}
 }
+
+// TestRequestedWatchYAML: YAML documents after the first start with "---";
+// each batch carries the changed row and the total.
+func TestRequestedWatchYAML(t *testing.T) {
+	cs := fake.NewClientset(watchNode("node-1", "4"), watchNode("node-2", "4"))
+	build := func(streams genericiooptions.IOStreams, cs *fake.Clientset) *cobra.Command {
+		o := NewRequestedOptions(streams)
+		o.Input.clientForTest = cs
+		return newCmdRequested(o)
+	}
+	r := startWatch(t, cs, build, "--watch", "-o", "yaml")
+	waitFor(t, r.out, "type: Initial")
+	if _, err := cs.CoreV1().Pods("default").Create(context.Background(), watchPod("b", "node-2", "1"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, r.out, "type: Changed")
+	docs := strings.Split(r.out.String(), "\n---\n")
+	if len(docs) != 2 || !strings.Contains(docs[1], "pod default/b added") || !strings.Contains(docs[1], "name: node-2") || strings.Contains(docs[1], "name: node-1") {
+		t.Errorf("documents:\n%s", r.out.String())
+	}
+}
