@@ -132,7 +132,7 @@ func TestCompareWithRealScheduler(t *testing.T) {
 	if table.code != 3 || !strings.Contains(table.stdout, "cmp/late (Pending, uid "+string(late.UID)+")") {
 		t.Errorf("compare --from-pod on a stale dump:\n%v\n%s", table, table.stdout)
 	}
-	t.Logf("compare --from-pod on a stale dump:\n%s", table.stdout)
+	t.Logf("compare --from-pod on a stale dump:\n%s%s", table.stderr, table.stdout)
 
 	// 4. A new dump has seen it all: they agree again (c-gone is a NodeInfo
 	// without a Node on both sides).
