@@ -17,6 +17,12 @@
 #                       wall time and peak RSS of each, a/b, a/c; then the
 #                       progress line and Ctrl-C on a pseudo-terminal
 #   make bench-live-5k  the same at 5,000 nodes / 150,000 pods
+#   make bench-watch    "dump --watch -o json" against a real kube-apiserver
+#                       holding BENCH_LIVE_NODES / BENCH_LIVE_PODS while pods
+#                       are created (bound) and deleted at BENCH_WATCH_RATE
+#                       operations/s for BENCH_WATCH_DURATION: the lag from
+#                       each API call to the batch naming it, the plugin's CPU
+#                       and peak RSS
 #   make bench-progress bench-live's terminal checks (progress line cadence,
 #                       Ctrl-C mid-listing) on the bench-files cluster (5,000
 #                       nodes / 150,000 pods), against hack/bench-live/fakeapi
@@ -57,10 +63,13 @@ BENCH_BIN_DIR := $(or $(SCHEDCACHE_E2E_BIN_DIR),$(CURDIR)/hack/tools/bin/$(BENCH
 KUBECTL ?= $(BENCH_BIN_DIR)/kubectl
 TIME ?= /usr/bin/time
 
+BENCH_WATCH_RATE ?= 100
+BENCH_WATCH_DURATION ?= 60s
+
 # Extra flags for the bench-progress test binary, e.g. -interrupt-limit=1s.
 BENCH_PROGRESS_FLAGS ?=
 
-.PHONY: bench-files bench-live bench-live-5k bench-progress
+.PHONY: bench-files bench-live bench-live-5k bench-progress bench-watch
 
 # kubectl of the apiserver's release, built like hack/e2e-binaries.sh builds
 # the control plane (which builds one only when none is on PATH).
@@ -99,3 +108,8 @@ bench-live-5k:
 bench-progress: build $(BENCH_FILE)
 	$(GO) test -tags benchlive -count=1 -timeout 60m -run '^TestProgressFakeAPI$$' -v ./hack/bench-live \
 		-args -input $(abspath $(BENCH_FILE)) -plugin $(abspath $(BIN)) $(BENCH_PROGRESS_FLAGS)
+
+bench-watch: e2e-binaries build
+	SCHEDCACHE_E2E_BIN_DIR=$(BENCH_BIN_DIR) $(GO) test -tags benchlive -count=1 -timeout 60m -run '^TestBenchWatch$$' -v ./hack/bench-live \
+		-args -nodes $(BENCH_LIVE_NODES) -pods $(BENCH_LIVE_PODS) -plugin $(abspath $(BIN)) \
+		-watch-rate $(BENCH_WATCH_RATE) -watch-duration $(BENCH_WATCH_DURATION) $(BENCH_LIVE_FLAGS)

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"errors"
+
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -24,7 +26,10 @@ var dumpExample = `  # The cache of the current cluster, one row per node
   kubectl schedcache dump -f cluster.yaml --kube-version v1.27
 
   # The whole dump as JSON (kind CacheDump)
-  kubectl schedcache dump -o json`
+  kubectl schedcache dump -o json
+
+  # Follow the cache: the rows of the NodeInfos that change, and why
+  kubectl schedcache dump --watch`
 
 // DumpOptions drive "dump".
 type DumpOptions struct {
@@ -32,18 +37,23 @@ type DumpOptions struct {
 	Output *OutputFlags
 	// Nodes, when set, selects nodes for the detailed view.
 	Nodes []string
+	Watch *WatchFlags
 	genericiooptions.IOStreams
 }
 
 // NewDumpOptions returns DumpOptions with defaults.
 func NewDumpOptions(streams genericiooptions.IOStreams) *DumpOptions {
-	return &DumpOptions{Input: NewInputFlags(), Output: NewOutputFlags(), IOStreams: streams}
+	return &DumpOptions{Input: NewInputFlags(), Output: NewOutputFlags(), Watch: NewWatchFlags(), IOStreams: streams}
 }
 
 // NewCmdDump returns the "dump" subcommand.
 func NewCmdDump(streams genericiooptions.IOStreams) *cobra.Command {
-	o := NewDumpOptions(streams)
-	cmd := newDataCommand(&cobra.Command{
+	return newCmdDump(NewDumpOptions(streams))
+}
+
+func newCmdDump(o *DumpOptions) *cobra.Command {
+	var cmd *cobra.Command
+	cmd = newDataCommand(&cobra.Command{
 		Use:   "dump [--node NAME]...",
 		Short: "Print the scheduler cache: every NodeInfo with its requested resources and pods",
 		Long: `Print what kube-scheduler's cache holds (its Dump()): one row per NodeInfo, with
@@ -52,8 +62,9 @@ scheduler accounts them. Placeholders (pods bound to a node that does not exist)
 are shown and marked. With --node, print nodes in detail: every pod with its
 scheduler-computed request, host ports and PVCs, and the node's image states.`,
 		Example: dumpExample,
-	}, o.Input, o.Output, o.Validate, o.Run)
+	}, o.Input, o.Output, func() error { return o.validate(cmd) }, o.Run)
 	cmd.Flags().StringArrayVar(&o.Nodes, "node", o.Nodes, "Show this node in detail (repeatable)")
+	o.Watch.AddFlags(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("node", completeNodeNames(o.Input))
 	return cmd
 }
@@ -63,8 +74,22 @@ func (o *DumpOptions) Validate() error {
 	return validateIO(o.Input, o.Output)
 }
 
-// Run loads the cluster, builds the cache and prints its dump.
+func (o *DumpOptions) validate(cmd *cobra.Command) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	if o.Watch.Watch && len(o.Nodes) > 0 {
+		return errors.New("--watch shows every node; it does not combine with --node")
+	}
+	return o.Watch.Validate(cmd, o.Input)
+}
+
+// Run loads the cluster, builds the cache and prints its dump; with
+// --watch it then follows the cluster.
 func (o *DumpOptions) Run(cmd *cobra.Command) error {
+	if o.Watch.Watch {
+		return runWatch(cmd, o.Input, o.Output, o.Watch, o.IOStreams, dumpWatchView())
+	}
 	m, err := o.Input.LoadModel(cmd.Context(), o.IOStreams, cache.Options{})
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // Exit codes of kubectl-schedcache (documented in README "Exit codes").
@@ -13,6 +14,8 @@ const (
 	ExitError = 1
 	// ExitUsage means bad flags or arguments (and, for "requested --pod", any error).
 	ExitUsage = 2
+	// ExitDiffer means "compare" or "diff" found differences (and printed them).
+	ExitDiffer = 3
 	// ExitInterrupted means the command was interrupted (Ctrl-C): 128 + SIGINT,
 	// as a shell reports a command killed by it.
 	ExitInterrupted = 130
@@ -23,7 +26,8 @@ type exitError struct {
 	code int
 	err  error
 	// silent: the command already said everything (e.g. "why" exits 1
-	// when a pod would stay Pending, after printing why); no error line.
+	// when a pod would stay Pending, after printing why; "compare" exits 3
+	// after printing the differences); no error line.
 	silent bool
 }
 
@@ -67,4 +71,10 @@ func Outcome(ctx context.Context, err error) (string, int) {
 		return "", ee.code
 	}
 	return "error: " + err.Error(), ExitCode(err)
+}
+
+// differError is the outcome of a comparison that found n differences,
+// already printed: exit code ExitDiffer, no message.
+func differError(n int) error {
+	return &exitError{code: ExitDiffer, err: fmt.Errorf("%d differences", n), silent: true}
 }

@@ -27,7 +27,10 @@ var requestedExample = `  # Requested, allocatable and free resources per node, 
 
   # Would this pod fit somewhere by resources? (exit 0: yes, 1: no, 2: error)
   kubectl schedcache requested --pod-file pod.yaml
-  kubectl schedcache requested --pod default/web-7d4b9`
+  kubectl schedcache requested --pod default/web-7d4b9
+
+  # Follow requested resources as pods come and go (changed rows and the total)
+  kubectl schedcache requested -w`
 
 // RequestedOptions drive "requested".
 type RequestedOptions struct {
@@ -37,6 +40,7 @@ type RequestedOptions struct {
 	SortBy   string
 	PodFile  string
 	Pod      string
+	Watch    *WatchFlags
 	genericiooptions.IOStreams
 
 	selector labels.Selector
@@ -44,13 +48,17 @@ type RequestedOptions struct {
 
 // NewRequestedOptions returns RequestedOptions with defaults.
 func NewRequestedOptions(streams genericiooptions.IOStreams) *RequestedOptions {
-	return &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags(), SortBy: "name", IOStreams: streams}
+	return &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags(), SortBy: "name", Watch: NewWatchFlags(), IOStreams: streams}
 }
 
 // NewCmdRequested returns the "requested" subcommand.
 func NewCmdRequested(streams genericiooptions.IOStreams) *cobra.Command {
-	o := NewRequestedOptions(streams)
-	cmd := newDataCommand(&cobra.Command{
+	return newCmdRequested(NewRequestedOptions(streams))
+}
+
+func newCmdRequested(o *RequestedOptions) *cobra.Command {
+	var cmd *cobra.Command
+	cmd = newDataCommand(&cobra.Command{
 		Use:   "requested",
 		Short: "Per-node requested, allocatable and free resources, and whether a pod fits",
 		Long: `Print per-node requested resources exactly as kube-scheduler accounts them
@@ -62,8 +70,9 @@ With --pod or --pod-file, a FITS column says whether that pod fits each node by
 resources the way the NodeResourcesFit filter decides, and the exit code tells
 whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 		Example: requestedExample,
-	}, o.Input, o.Output, o.Validate, o.Run)
+	}, o.Input, o.Output, func() error { return o.validate(cmd) }, o.Run)
 	cmd.Flags().StringVarP(&o.Selector, "selector", "l", o.Selector, "Only nodes matching this label selector")
+	o.Watch.AddFlags(cmd)
 	cmd.Flags().StringVar(&o.SortBy, "sort-by", o.SortBy, "Sort by name, or by a resource's requested amount (cpu, memory, pods, nvidia.com/gpu, …) or percentage (cpu%), largest first")
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "Check whether the pod in this manifest fits each node")
 	cmd.Flags().StringVar(&o.Pod, "pod", o.Pod, "Check whether this pod (NAMESPACE/NAME, or NAME in the current namespace) of the input fits each node")
@@ -90,9 +99,23 @@ func (o *RequestedOptions) Validate() error {
 	return nil
 }
 
+func (o *RequestedOptions) validate(cmd *cobra.Command) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	if o.Watch.Watch && o.fitting() {
+		return errors.New("--watch does not combine with --pod or --pod-file")
+	}
+	return o.Watch.Validate(cmd, o.Input)
+}
+
 // Run loads the cluster and prints the report. With a pod to fit, an error
-// exits 2 and "fits no node" exits 1.
+// exits 2 and "fits no node" exits 1. With --watch it then follows the
+// cluster.
 func (o *RequestedOptions) Run(cmd *cobra.Command) error {
+	if o.Watch.Watch {
+		return runWatch(cmd, o.Input, o.Output, o.Watch, o.IOStreams, requestedWatchView(o))
+	}
 	err := o.run(cmd)
 	if err != nil && o.fitting() && ExitCode(err) == ExitError && !errors.Is(err, errFitsNoNode) {
 		return &exitError{code: ExitUsage, err: err}

@@ -43,6 +43,8 @@ own version, or v1.36 with -f).`,
 		NewCmdSnapshot(streams),
 		NewCmdSimulate(streams),
 		NewCmdWhy(streams),
+		NewCmdCompare(streams),
+		NewCmdDiff(streams),
 		NewCmdVersion(streams),
 	)
 	return root

@@ -13,24 +13,32 @@ var snapshotExample = `  # The snapshot a freshly started scheduler takes at its
   kubectl schedcache snapshot
 
   # As YAML, to diff two points in time
-  kubectl schedcache snapshot -o yaml > before.yaml`
+  kubectl schedcache snapshot -o yaml > before.yaml
+
+  # Keep the snapshot up to date as the scheduler does, printing each generation's changes
+  kubectl schedcache snapshot --watch -o wide`
 
 // SnapshotOptions drive "snapshot".
 type SnapshotOptions struct {
 	Input  *InputFlags
 	Output *OutputFlags
+	Watch  *WatchFlags
 	genericiooptions.IOStreams
 }
 
 // NewSnapshotOptions returns SnapshotOptions with defaults.
 func NewSnapshotOptions(streams genericiooptions.IOStreams) *SnapshotOptions {
-	return &SnapshotOptions{Input: NewInputFlags(), Output: NewOutputFlags(), IOStreams: streams}
+	return &SnapshotOptions{Input: NewInputFlags(), Output: NewOutputFlags(), Watch: NewWatchFlags(), IOStreams: streams}
 }
 
 // NewCmdSnapshot returns the "snapshot" subcommand.
 func NewCmdSnapshot(streams genericiooptions.IOStreams) *cobra.Command {
-	o := NewSnapshotOptions(streams)
-	cmd := newDataCommand(&cobra.Command{
+	return newCmdSnapshot(NewSnapshotOptions(streams))
+}
+
+func newCmdSnapshot(o *SnapshotOptions) *cobra.Command {
+	var cmd *cobra.Command
+	cmd = newDataCommand(&cobra.Command{
 		Use:   "snapshot",
 		Short: "Print the scheduler's Snapshot: generation, node scan order, affinity lists, used PVCs",
 		Long: `Print the Snapshot the scheduler takes from its cache at the start of a
@@ -38,7 +46,13 @@ scheduling cycle: its generation, the nodes in the order the scheduler scans
 them (nodes without a Node object are never in it), the nodes having pods with
 pod affinity or required anti-affinity, and the set of PVCs used by pods.`,
 		Example: snapshotExample,
-	}, o.Input, o.Output, o.Validate, o.Run)
+	}, o.Input, o.Output, func() error {
+		if err := o.Validate(); err != nil {
+			return err
+		}
+		return o.Watch.Validate(cmd, o.Input)
+	}, o.Run)
+	o.Watch.AddFlags(cmd)
 	return cmd
 }
 
@@ -47,8 +61,13 @@ func (o *SnapshotOptions) Validate() error {
 	return validateIO(o.Input, o.Output)
 }
 
-// Run loads the cluster, snapshots the cache and prints it.
+// Run loads the cluster, snapshots the cache and prints it. With --watch it
+// then keeps that snapshot up to date incrementally, as the scheduler does
+// at each cycle, and prints each change.
 func (o *SnapshotOptions) Run(cmd *cobra.Command) error {
+	if o.Watch.Watch {
+		return runWatch(cmd, o.Input, o.Output, o.Watch, o.IOStreams, snapshotWatchView())
+	}
 	m, err := o.Input.LoadModel(cmd.Context(), o.IOStreams, cache.Options{})
 	if err != nil {
 		return err

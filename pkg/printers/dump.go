@@ -12,18 +12,10 @@ import (
 // PrintDump renders a CacheDump as one row per NodeInfo, then a summary line
 // (omitted with NoHeaders).
 func PrintDump(w io.Writer, d *v1alpha1.CacheDump, opts TableOptions) error {
-	scalars := dumpScalars(d)
-	header := []string{"NAME", "ZONE", "PODS", "CPU", "MEMORY"}
-	if opts.Wide {
-		header = append(header, "EPHEMERAL-STORAGE")
-		for _, s := range scalars {
-			header = append(header, strings.ToUpper(s))
-		}
-		header = append(header, "NON-ZERO-CPU", "NON-ZERO-MEMORY", "NOMINATED", "IMAGES", "GENERATION")
-	}
+	header, _, rows := DumpTable(d, opts)
 	t := newTable(header...)
-	for i := range d.Nodes {
-		t.add(dumpRow(&d.Nodes[i], scalars, opts)...)
+	for _, r := range rows {
+		t.add(r...)
 	}
 	if err := t.render(w, opts.NoHeaders); err != nil {
 		return err
@@ -31,8 +23,26 @@ func PrintDump(w io.Writer, d *v1alpha1.CacheDump, opts TableOptions) error {
 	if opts.NoHeaders {
 		return nil
 	}
-	_, err := fmt.Fprintln(w, dumpSummary(&d.Summary))
+	_, err := fmt.Fprintln(w, DumpSummary(&d.Summary))
 	return err
+}
+
+// DumpTable returns PrintDump's header and rows, with the node name of each row.
+func DumpTable(d *v1alpha1.CacheDump, opts TableOptions) (header, names []string, rows [][]string) {
+	scalars := DumpScalars(d, opts.Scalars)
+	header = []string{"NAME", "ZONE", "PODS", "CPU", "MEMORY"}
+	if opts.Wide {
+		header = append(header, "EPHEMERAL-STORAGE")
+		for _, s := range scalars {
+			header = append(header, strings.ToUpper(s))
+		}
+		header = append(header, "NON-ZERO-CPU", "NON-ZERO-MEMORY", "NOMINATED", "IMAGES", "GENERATION")
+	}
+	for i := range d.Nodes {
+		names = append(names, d.Nodes[i].Name)
+		rows = append(rows, dumpRow(&d.Nodes[i], scalars, opts))
+	}
+	return header, names, rows
 }
 
 func dumpRow(n *v1alpha1.NodeDump, scalars []string, opts TableOptions) []string {
@@ -83,10 +93,17 @@ func listOrNone(items []string) string {
 	return strings.Join(items, ",")
 }
 
-// dumpScalars lists scalar resources with a non-zero amount on some node.
-func dumpScalars(d *v1alpha1.CacheDump) []string {
+// DumpScalars lists the scalar resources with a non-zero amount on some
+// node, and those of also, sorted.
+func DumpScalars(d *v1alpha1.CacheDump, also []string) []string {
 	seen := map[string]bool{}
 	var out []string
+	for _, s := range also {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
 	for _, n := range d.Nodes {
 		for _, m := range []map[string]int64{n.Allocatable.ScalarResources, n.Requested.ScalarResources} {
 			for k, v := range m {
@@ -101,7 +118,8 @@ func dumpScalars(d *v1alpha1.CacheDump) []string {
 	return out
 }
 
-func dumpSummary(s *v1alpha1.DumpSummary) string {
+// DumpSummary is the line PrintDump ends with: NodeInfos, pods, assumed and pending.
+func DumpSummary(s *v1alpha1.DumpSummary) string {
 	var extra []string
 	if s.Placeholders > 0 {
 		extra = append(extra, plural(s.Placeholders, "placeholder"))

@@ -12,7 +12,18 @@ import (
 // "requested/allocatable (pct%)" column and a free column, NON-ZERO columns
 // with Wide, a FITS column when a pod was checked, and a TOTAL row.
 func PrintRequested(w io.Writer, r *v1alpha1.RequestedReport, opts TableOptions) error {
-	header := []string{"NAME"}
+	header, _, rows := RequestedTable(r, opts)
+	t := newTable(header...)
+	for _, row := range rows {
+		t.add(row...)
+	}
+	return t.render(w, opts.NoHeaders)
+}
+
+// RequestedTable returns PrintRequested's header and rows, with the node
+// name of each row ("" for the TOTAL row, which NoHeaders leaves out).
+func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (header, names []string, rows [][]string) {
+	header = []string{"NAME"}
 	for _, res := range r.Resources {
 		up := strings.ToUpper(res)
 		header = append(header, up, up+"-FREE")
@@ -23,14 +34,15 @@ func PrintRequested(w io.Writer, r *v1alpha1.RequestedReport, opts TableOptions)
 	if r.Pod != nil {
 		header = append(header, "FITS")
 	}
-	t := newTable(header...)
 	for i := range r.Nodes {
-		t.add(requestedRow(&r.Nodes[i], r, opts)...)
+		names = append(names, r.Nodes[i].Name)
+		rows = append(rows, requestedRow(&r.Nodes[i], r, opts))
 	}
 	if !opts.NoHeaders {
-		t.add(requestedRow(&r.Total, r, opts)...)
+		names = append(names, "")
+		rows = append(rows, requestedRow(&r.Total, r, opts))
 	}
-	return t.render(w, opts.NoHeaders)
+	return header, names, rows
 }
 
 func requestedRow(n *v1alpha1.NodeRequested, r *v1alpha1.RequestedReport, opts TableOptions) []string {

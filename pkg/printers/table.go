@@ -26,6 +26,10 @@ type TableOptions struct {
 	// Color allows ANSI colour; the caller enables it only on a terminal
 	// without NO_COLOR.
 	Color bool
+	// Scalars are scalar resource columns -o wide shows in any case, besides
+	// those with a non-zero amount on some node of the view (dump): a
+	// watch keeps its columns while it prints a few nodes at a time.
+	Scalars []string
 }
 
 // table accumulates rows and renders them kubectl-style.

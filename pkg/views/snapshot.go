@@ -16,8 +16,14 @@ func Snapshot(m *model.Model) (*v1alpha1.Snapshot, error) {
 	if err := m.Cache.UpdateSnapshot(s); err != nil {
 		return nil, err
 	}
+	return SnapshotOf(s, m.Source), nil
+}
+
+// SnapshotOf renders a snapshot kept up to date by the caller (with
+// Cache.UpdateSnapshot), as a running scheduler keeps its own.
+func SnapshotOf(s *cache.Snapshot, source string) *v1alpha1.Snapshot {
 	out := &v1alpha1.Snapshot{
-		Source:                           m.Source,
+		Source:                           source,
 		Generation:                       s.Generation(),
 		Nodes:                            []v1alpha1.SnapshotNode{},
 		HavePodsWithAffinity:             nodeNames(s.HavePodsWithAffinityList()),
@@ -31,7 +37,7 @@ func Snapshot(m *model.Model) (*v1alpha1.Snapshot, error) {
 	for _, ni := range s.List() {
 		out.Nodes = append(out.Nodes, v1alpha1.SnapshotNode{Name: ni.Node().Name, Zone: zoneOf(ni.Node()), Generation: ni.Generation, Pods: len(ni.Pods)})
 	}
-	return out, nil
+	return out
 }
 
 func nodeNames(nis []*cache.NodeInfo) []string {

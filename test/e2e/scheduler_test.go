@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/schedlog"
 	"github.com/schedcache/kubectl-schedcache/test/e2e/framework"
 )
 
@@ -174,16 +175,16 @@ func TestAgreementWithRealScheduler(t *testing.T) {
 	// (and the plugin) until the cache holds exactly the bound pods and both
 	// agree, or the deadline passes with the last difference.
 	kc := "--kubeconfig=" + c.Kubeconfig(framework.UserReader)
-	var schedDump map[string]framework.SchedulerNode
+	var schedDump map[string]schedlog.Node
 	var plugin *v1alpha1.CacheDump
 	waitUntil(waitCtx, t, "the scheduler's cache to hold every bound pod and agree with the plugin", func() (bool, string) {
-		record, err := sched.DumpCache(waitCtx)
+		dump, err := sched.DumpCache(waitCtx)
 		if err != nil {
 			return false, err.Error()
 		}
-		schedDump, err = framework.ParseCacheDump(record)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, record)
+		schedDump = map[string]schedlog.Node{}
+		for _, n := range dump.Nodes {
+			schedDump[n.Name] = n
 		}
 		got := map[string]string{}
 		for _, n := range schedDump {
@@ -222,7 +223,7 @@ func TestAgreementWithRealScheduler(t *testing.T) {
 // deleted while the scheduler ran: its NodeInfo keeps the last Allocatable
 // (NodeInfo.RemoveNode only drops the node object), which no API object
 // holds any more, so their Allocatable is not compared.
-func compareWithScheduler(sched map[string]framework.SchedulerNode, plugin *v1alpha1.CacheDump, ghosts map[string]bool) []string {
+func compareWithScheduler(sched map[string]schedlog.Node, plugin *v1alpha1.CacheDump, ghosts map[string]bool) []string {
 	var diffs []string
 	mine := map[string]*v1alpha1.NodeDump{}
 	for i := range plugin.Nodes {
@@ -268,15 +269,15 @@ func compareWithScheduler(sched map[string]framework.SchedulerNode, plugin *v1al
 // schedResource normalises a scheduler resource for comparison: an empty
 // scalar map is nil (zero-valued entries are kept: the scheduler prints
 // e.g. hugepages-2Mi:0 from allocatable).
-func schedResource(r framework.SchedulerResource) framework.SchedulerResource {
+func schedResource(r schedlog.Resource) schedlog.Resource {
 	if len(r.ScalarResources) == 0 {
 		r.ScalarResources = nil
 	}
 	return r
 }
 
-func pluginResource(r v1alpha1.Resource) framework.SchedulerResource {
-	out := framework.SchedulerResource{
+func pluginResource(r v1alpha1.Resource) schedlog.Resource {
+	out := schedlog.Resource{
 		MilliCPU: r.MilliCPU, Memory: r.Memory, EphemeralStorage: r.EphemeralStorage,
 		AllowedPodNumber: r.AllowedPodNumber, ScalarResources: r.ScalarResources,
 	}

@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/schedlog"
 	"github.com/schedcache/kubectl-schedcache/test/e2e/framework"
 )
 
@@ -146,30 +147,26 @@ func TestSmokeSchedulerCacheDump(t *testing.T) {
 	sched := framework.StartScheduler(t, c)
 	waitForBinding(ctx, t, c.AdminClient(), created)
 
-	record, err := sched.DumpCache(ctx)
+	dump, err := sched.DumpCache(ctx)
 	if err != nil {
 		t.Fatalf("dump cache: %v", err)
 	}
-	t.Logf("scheduler cache dump record:\n%s", record)
-	dump, err := framework.ParseCacheDump(record)
-	if err != nil {
-		t.Fatal(err)
+	if len(dump.Nodes) != 1 || dump.Nodes[0].Name != "worker" {
+		t.Fatalf("dump has nodes %+v, want just worker", dump.Nodes)
 	}
-	got, ok := dump["worker"]
-	if !ok || len(dump) != 1 {
-		t.Fatalf("dump has nodes %v, want just worker", keys(dump))
-	}
-	want := framework.SchedulerNode{
+	got := dump.Nodes[0]
+	got.Line = 0
+	want := schedlog.Node{
 		Name: "worker",
-		Requested: framework.SchedulerResource{
+		Requested: schedlog.Resource{
 			MilliCPU: 250, Memory: 128 << 20, EphemeralStorage: 1 << 30,
 			ScalarResources: map[string]int64{"example.com/widget": 2},
 		},
-		Allocatable: framework.SchedulerResource{
+		Allocatable: schedlog.Resource{
 			MilliCPU: 4000, Memory: 8 << 30, EphemeralStorage: 20 << 30, AllowedPodNumber: 110,
 			ScalarResources: map[string]int64{"example.com/widget": 10},
 		},
-		Pods: []framework.SchedulerPod{{
+		Pods: []schedlog.Pod{{
 			Name: "pending", Namespace: "default", UID: string(created.UID), Phase: string(corev1.PodPending),
 		}},
 	}
@@ -265,12 +262,4 @@ func scanAudit(path string, match func(auditEvent) bool) (bool, error) {
 		found = found || match(e)
 	}
 	return found, sc.Err()
-}
-
-func keys[V any](m map[string]V) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }

@@ -1,7 +1,8 @@
 // Package v1alpha1 holds the stable output kinds of kubectl-schedcache
 // (group schedcache.kubectl.io, version v1alpha1): CacheDump, RequestedReport,
-// NodeOrder, Snapshot and Simulation. They are what -o json|yaml|jsonpath
-// print; docs/output.md documents every field.
+// NodeOrder, Snapshot, Simulation, CacheComparison, CacheDiff and
+// CacheWatchEvent. They are what -o json|yaml|jsonpath print;
+// docs/output.md documents every field.
 //
 // Field names follow kube-scheduler's own vocabulary (requested,
 // nonZeroRequested, allocatable, milliCPU, …) so output can be compared with

@@ -7,11 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/schedlog"
 )
 
 const (
@@ -67,11 +68,11 @@ func StartScheduler(t *testing.T, c *Cluster) *Scheduler {
 	return s
 }
 
-// DumpCache sends SIGUSR2 to the scheduler and returns the "Dump of cached
-// NodeInfo" record it logs in response (the klog header line through the end
-// of the nodes value), for ParseCacheDump. It polls the log; ctx bounds the
-// wait, or dumpTimeout if ctx has no deadline.
-func (s *Scheduler) DumpCache(ctx context.Context) (string, error) {
+// DumpCache sends SIGUSR2 to the scheduler and returns the cache dump it
+// logs in response, read with pkg/schedlog from what the log gained after
+// the signal. It polls the log until that holds a complete dump; ctx bounds
+// the wait, or dumpTimeout if ctx has no deadline.
+func (s *Scheduler) DumpCache(ctx context.Context) (*schedlog.Dump, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, dumpTimeout)
@@ -81,49 +82,28 @@ func (s *Scheduler) DumpCache(ctx context.Context) (string, error) {
 	defer s.mu.Unlock()
 	fi, err := os.Stat(s.LogPath)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	// Only what is logged after the signal counts.
 	lr := &logReader{path: s.LogPath, off: fi.Size()}
 	if err := s.proc.signal(syscall.SIGUSR2); err != nil {
-		return "", err
+		return nil, err
 	}
-	var record string
+	var dump *schedlog.Dump
 	err = poll(ctx, "the scheduler's cache dump", 20*time.Millisecond, []*process{s.proc}, func(context.Context) (bool, error) {
 		if err := lr.readMore(); err != nil {
 			return false, err
 		}
-		var ok bool
-		record, ok = findDumpRecord(lr.buf)
-		return ok, nil
+		// Until the queue record that ends the dump is written, Parse
+		// reports no dump or a truncated one; poll keeps the last error.
+		d, err := schedlog.Parse(bytes.NewReader(lr.buf))
+		if err != nil {
+			return false, err
+		}
+		dump = d
+		return true, nil
 	})
-	return record, err
-}
-
-// findDumpRecord returns the first complete dump record in buf: from the
-// start of the line holding the message through the end of the value. In
-// klog's text format a value with line breaks spans lines until a line " >".
-func findDumpRecord(buf []byte) (string, bool) {
-	msg := []byte(strconv.Quote(dumpMessage))
-	i := bytes.Index(buf, msg)
-	if i < 0 {
-		return "", false
-	}
-	start := bytes.LastIndexByte(buf[:i], '\n') + 1
-	lineEnd := bytes.IndexByte(buf[i:], '\n')
-	if lineEnd < 0 {
-		return "", false
-	}
-	lineEnd += i
-	if !bytes.HasSuffix(buf[start:lineEnd], []byte("=<")) {
-		return string(buf[start:lineEnd]), true
-	}
-	end := bytes.Index(buf[lineEnd:], []byte("\n >\n"))
-	if end < 0 {
-		return "", false
-	}
-	end += lineEnd + len("\n >")
-	return string(buf[start:end]), true
+	return dump, err
 }
 
 // logReader reads a growing log file incrementally.

@@ -1,0 +1,243 @@
+package cmd
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	cliprinters "k8s.io/cli-runtime/pkg/printers"
+	"k8s.io/utils/clock"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/printers"
+	"github.com/schedcache/kubectl-schedcache/pkg/watch"
+)
+
+// WatchFlags hold --watch and --watch-only of dump, requested and snapshot.
+type WatchFlags struct {
+	Watch     bool
+	WatchOnly bool
+
+	// clock paces the batches; tests set a fake one.
+	clock clock.WithTicker
+}
+
+// NewWatchFlags returns WatchFlags printing only changed rows.
+func NewWatchFlags() *WatchFlags { return &WatchFlags{WatchOnly: true} }
+
+// AddFlags registers -w/--watch and --watch-only.
+func (f *WatchFlags) AddFlags(cmd *cobra.Command) {
+	cmd.Flags().BoolVarP(&f.Watch, "watch", "w", f.Watch,
+		"After printing, watch the cluster (list and watch, as kube-scheduler's informers do) and print what changes, each batch with the snapshot's generation and the nodes that changed and why; Ctrl-C ends it (exit 130)")
+	cmd.Flags().BoolVar(&f.WatchOnly, "watch-only", f.WatchOnly,
+		"With --watch, print only the rows that changed; --watch-only=false prints the whole view each time")
+}
+
+// Validate checks the watch flags against the input.
+func (f *WatchFlags) Validate(cmd *cobra.Command, in *InputFlags) error {
+	switch {
+	case !f.Watch && cmd.Flags().Changed("watch-only"):
+		return errors.New("--watch-only needs --watch")
+	case f.Watch && len(in.Filenames) > 0:
+		return errors.New("--watch watches a cluster; files (-f) do not change")
+	}
+	return nil
+}
+
+// watchView renders one kind in watch mode.
+type watchView struct {
+	// build renders the view of the model (snapshot: the watcher's own):
+	// every node when only is nil, else at least the nodes in only, which
+	// all exist (a view that is costly per node builds just those).
+	build func(m *model.Model, s *cache.Snapshot, only []string) (runtime.Object, error)
+	// table returns the table of a built view.
+	table func(obj runtime.Object, t printers.TableOptions) (header, names []string, rows [][]string)
+	// preamble and footer frame a whole table (not printed with --no-headers).
+	preamble, footer func(obj runtime.Object) string
+	// only keeps the named nodes of a built view.
+	only func(obj runtime.Object, names map[string]bool)
+	// set puts a built view into a CacheWatchEvent.
+	set func(ev *v1alpha1.CacheWatchEvent, obj runtime.Object)
+	// sticky, if set, records in the table options what later partial
+	// views must keep (dump: the wide scalar columns).
+	sticky func(obj runtime.Object, t *printers.TableOptions)
+}
+
+// runWatch runs the watcher and prints view on stdout: the whole view once
+// synced, then each batch. It returns when the context is canceled (Ctrl-C).
+func runWatch(cmd *cobra.Command, in *InputFlags, out *OutputFlags, wf *WatchFlags, streams genericiooptions.IOStreams, view watchView) error {
+	// main trades memory for CPU (GOGC=400) because a listing allocates
+	// mostly what it keeps and then ends; a watch runs on, allocating
+	// per batch, so the default pace of collection suits it better.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
+	}
+	client, host, err := in.client(streams.ErrOut)
+	if err != nil {
+		return err
+	}
+	source := "cluster"
+	if host != "" {
+		source += " " + host
+	}
+	profile, _, err := in.Profile(streams.ErrOut)
+	if err != nil {
+		return err
+	}
+	w := watch.New(watch.Options{Client: client, Source: source, Notes: streams.ErrOut, Clock: wf.clock,
+		Cache: cache.Options{Profile: &profile}})
+	r := &watchRenderer{view: view, out: out, watchOnly: wf.WatchOnly, opts: out.TableOptions(streams.Out)}
+	return w.Run(cmd.Context(), streams.Out, r.render)
+}
+
+// watchRenderer turns the model into the text of each batch.
+type watchRenderer struct {
+	view      watchView
+	out       *OutputFlags
+	watchOnly bool
+	opts      printers.TableOptions
+	table     *printers.StreamTable
+	printer   cliprinters.ResourcePrinter
+}
+
+// render builds the view under the watcher's lock; formatting it (the
+// table or the JSON) happens in the returned Text, after the lock.
+func (r *watchRenderer) render(m *model.Model, s *cache.Snapshot, d *watch.Delta) (watch.Text, error) {
+	var only []string
+	if d != nil && r.watchOnly {
+		only = []string{}
+		for _, c := range d.Changes {
+			if !c.Gone {
+				only = append(only, c.Name)
+			}
+		}
+	}
+	obj, err := r.view.build(m, s, only)
+	if err != nil {
+		return nil, err
+	}
+	if !r.out.IsTable() {
+		gen := s.Generation()
+		return func() (string, error) { return r.structured(obj, d, gen) }, nil
+	}
+	return func() (string, error) { return r.tableText(obj, d), nil }, nil
+}
+
+// tableText prints the whole table the first time (and each time with
+// --watch-only=false), else the delta line and the changed rows.
+func (r *watchRenderer) tableText(obj runtime.Object, d *watch.Delta) string {
+	header, names, rows := r.view.table(obj, r.opts)
+	if r.view.sticky != nil {
+		r.view.sticky(obj, &r.opts)
+	}
+	var b strings.Builder
+	newHeader := r.table == nil || !slices.Equal(header, r.table.Columns())
+	if d == nil || !r.watchOnly || newHeader {
+		r.table = printers.NewStreamTable(header...)
+	}
+	if d != nil {
+		b.WriteString(deltaLine(d))
+	}
+	if d == nil || !r.watchOnly {
+		r.table.Fit(rows)
+		if !r.opts.NoHeaders {
+			b.WriteString(r.view.preamble(obj))
+			b.WriteString(r.table.Header())
+		}
+		b.WriteString(r.table.Rows(rows))
+		if !r.opts.NoHeaders {
+			b.WriteString(r.view.footer(obj))
+		}
+		return b.String()
+	}
+	if newHeader && !r.opts.NoHeaders {
+		b.WriteString(r.table.Header()) // a resource column appeared or went
+	}
+	changed := changedNames(d)
+	var keep [][]string
+	for i, row := range rows {
+		// "" is requested's TOTAL row, which every change moves.
+		if changed[names[i]] || names[i] == "" {
+			keep = append(keep, row)
+		}
+	}
+	b.WriteString(r.table.Rows(keep))
+	return b.String()
+}
+
+// structured prints a CacheWatchEvent with the -o printer.
+func (r *watchRenderer) structured(obj runtime.Object, d *watch.Delta, generation int64) (string, error) {
+	ev := &v1alpha1.CacheWatchEvent{Type: "Initial"}
+	v1alpha1.SetKind(ev, "CacheWatchEvent")
+	if d != nil {
+		ev.Type, ev.Sequence, ev.Events = "Changed", d.Sequence, d.Events
+		ev.Generation = v1alpha1.Int64Change{From: d.From, To: d.To}
+		for _, c := range d.Changes {
+			ev.Changes = append(ev.Changes, v1alpha1.WatchNodeChange{Node: c.Name, Reasons: c.Reasons, Gone: c.Gone})
+		}
+		if r.watchOnly {
+			r.view.only(obj, changedNames(d))
+		}
+	}
+	r.view.set(ev, obj)
+	if d == nil {
+		ev.Generation = v1alpha1.Int64Change{From: generation, To: generation}
+	}
+	// One printer for the whole stream: the YAML printer separates the
+	// documents after the first with "---".
+	if r.printer == nil {
+		p, err := r.out.PrintFlags.ToPrinter()
+		if err != nil {
+			return "", err
+		}
+		r.printer = p
+	}
+	var buf bytes.Buffer
+	if err := r.printer.PrintObj(ev, &buf); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}
+
+func changedNames(d *watch.Delta) map[string]bool {
+	m := map[string]bool{}
+	for _, c := range d.Changes {
+		m[c.Name] = true
+	}
+	return m
+}
+
+// maxDeltaNodes bounds the nodes named on a delta line; the rows that
+// follow show every one.
+const maxDeltaNodes = 20
+
+// deltaLine introduces a batch: "# generation 41 -> 44, 3 events: node-a:
+// pod default/web-1 added; node-c: node removed (gone)".
+func deltaLine(d *watch.Delta) string {
+	var parts []string
+	for i, c := range d.Changes {
+		if i == maxDeltaNodes {
+			parts = append(parts, fmt.Sprintf("and %d more nodes", len(d.Changes)-i))
+			break
+		}
+		s := c.Name + ": " + strings.Join(c.Reasons, ", ")
+		if c.Gone {
+			s += " (gone)"
+		}
+		parts = append(parts, s)
+	}
+	events := "1 event"
+	if d.Events != 1 {
+		events = fmt.Sprintf("%d events", d.Events)
+	}
+	return cliprinters.EscapeTerminal(fmt.Sprintf("# generation %d -> %d, %s: %s", d.From, d.To, events, strings.Join(parts, "; "))) + "\n"
+}
