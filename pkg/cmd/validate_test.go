@@ -122,3 +122,25 @@ spec: {nodeName: n1, containers: [{name: c, image: x, resources: {requests: {cpu
 		t.Errorf("exit %d, stdout %q, stderr %q; want 250", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestTableFlagsRefused: commands whose output is not a printers.Table
+// (diff, compare) refuse the table flags and formats instead of ignoring
+// them.
+func TestTableFlagsRefused(t *testing.T) {
+	zones := fixture("zones")
+	saved := run(t, "", "dump", "-f", zones, "-o", "json")
+	if saved.code != 0 {
+		t.Fatal(saved.stderr)
+	}
+	for args, want := range map[string]string{
+		"--sort-by name":         "--columns, --sort-by, --reverse and --resources are not supported by this command",
+		"--columns node":         "--columns, --sort-by, --reverse and --resources are not supported by this command",
+		"-o csv":                 "-o csv is not supported by this command",
+		"-o custom-columns=A:.a": "-o custom-columns is not supported by this command",
+	} {
+		r := run(t, saved.stdout, append([]string{"diff", "-", "-f", zones}, strings.Fields(args)...)...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, want) {
+			t.Errorf("diff %s: exit %d, stderr %q; want %d and %q", args, r.code, r.stderr, ExitUsage, want)
+		}
+	}
+}
