@@ -3,8 +3,8 @@
 GO ?= go
 BIN ?= bin/kubectl-schedcache
 PKG := github.com/schedcache/kubectl-schedcache
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+VERSION ?= $(shell hack/version.sh)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -s -w -X $(PKG)/pkg/cmd.version=$(VERSION) -X $(PKG)/pkg/cmd.commit=$(COMMIT) -X $(PKG)/pkg/cmd.date=$(DATE)
 

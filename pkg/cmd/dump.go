@@ -43,7 +43,7 @@ type DumpOptions struct {
 
 // NewDumpOptions returns DumpOptions with defaults.
 func NewDumpOptions(streams genericiooptions.IOStreams) *DumpOptions {
-	return &DumpOptions{Input: NewInputFlags(), Output: NewOutputFlags(), Watch: NewWatchFlags(), IOStreams: streams}
+	return &DumpOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources(), Watch: NewWatchFlags(), IOStreams: streams}
 }
 
 // NewCmdDump returns the "dump" subcommand.
@@ -98,10 +98,9 @@ func (o *DumpOptions) Run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	return o.Output.Print(o.Out, d, func(t printers.TableOptions) error {
-		if len(o.Nodes) > 0 {
-			return printers.PrintNodeDetails(o.Out, d, t)
-		}
-		return printers.PrintDump(o.Out, d, t)
-	})
+	var detail func(printers.TableOptions) error
+	if len(o.Nodes) > 0 {
+		detail = func(t printers.TableOptions) error { return printers.PrintNodeDetails(o.Out, d, t) }
+	}
+	return o.Output.PrintTable(o.Out, d, func(t printers.TableOptions) (*printers.Table, error) { return printers.DumpTable(d, t) }, detail)
 }

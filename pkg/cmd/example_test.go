@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -162,5 +164,118 @@ func TestExamplePendingFit(t *testing.T) {
 			}
 			checkPlugins(t, pod, nodes, want.plugins)
 		})
+	}
+}
+
+// TestExampleSimulatePending: "simulate --pending -A" on the example agrees
+// with the hand analysis: every pending pod stays unschedulable with the
+// same FailedScheduling message, and no node's requests change.
+func TestExampleSimulatePending(t *testing.T) {
+	noKubeconfig(t)
+	r := run(t, "", "simulate", "-f", example, "--pending", "-A", "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var sim v1alpha1.Simulation
+	if err := json.Unmarshal([]byte(r.stdout), &sim); err != nil {
+		t.Fatal(err)
+	}
+	if len(sim.Pods) != len(pendingReference) || len(sim.Nodes) != 0 {
+		t.Errorf("%d pods, %d touched nodes; want %d pods, no node", len(sim.Pods), len(sim.Nodes), len(pendingReference))
+	}
+	for _, p := range sim.Pods {
+		want, ok := pendingReference[p.Namespace+"/"+p.Name]
+		if !ok || p.State != "Unschedulable" || p.Detail != want.message {
+			t.Errorf("%s/%s: %s %q\nwant Unschedulable %q", p.Namespace, p.Name, p.State, p.Detail, want.message)
+		}
+	}
+}
+
+// TestExampleScenario runs examples/scenario.yaml (30s TTL) and checks each
+// step against the scenario's comments, with numbers from the hand-computed
+// reference: pdf-renderer requests 200m / 256Mi; worker-a-2 holds 3400m,
+// worker-c-1 2250m, worker-c-2 1250m, worker-a-3 2950m of which the
+// terminating nightly-etl is 2500m; fraud-scorer requests 3 cpu.
+func TestExampleScenario(t *testing.T) {
+	noKubeconfig(t)
+	r := run(t, "", "simulate", "-f", example, "--script", "../../examples/scenario.yaml", "--ttl", "30s", "-o", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var sim v1alpha1.Simulation
+	if err := json.Unmarshal([]byte(r.stdout), &sim); err != nil {
+		t.Fatal(err)
+	}
+	type step struct {
+		at, event, node, to string
+		milliCPU            int64 // the node's requested cpu after the event; 0: not checked
+		err                 string
+	}
+	const inCache, notAssumed = "is in the cache, so can't be assumed", "wasn't assumed so cannot be forgotten"
+	want := []step{
+		{"0s", "unschedulable", "", "", 0, ""},
+		{"0s", "assume", "worker-a-2", "Assumed", 3400 + 200, ""},
+		{"0s", "finishBinding", "worker-a-2", "", 3600, ""},
+		{"0s", "assume", "worker-c-2", "", 1250, inCache},
+		{"10s", "advance", "", "", 0, ""},
+		{"10s", "cleanup", "", "", 0, ""},
+		{"31s", "advance", "", "", 0, ""},
+		{"31s", "expire", "worker-a-2", "Expired", 3400, ""},
+		{"31s", "assume", "worker-c-2", "Assumed", 1250 + 200, ""},
+		{"31s", "finishBinding", "worker-c-2", "", 1450, ""},
+		{"31s", "add", "worker-c-1", "Added", 2250 + 200, ""},
+		{"31s", "forget", "worker-c-1", "", 2450, notAssumed},
+		{"31s", "unschedulable", "", "", 0, ""},
+		{"31s", "remove", "worker-a-3", "Deleted", 2950 - 2500, ""},
+		{"31s", "assume", "worker-a-3", "Assumed", 450 + 3000, ""},
+		{"31s", "finishBinding", "worker-a-3", "", 3450, ""},
+		{"31s", "add", "worker-a-3", "Added", 3450, ""},
+	}
+	if len(sim.Events) != len(want) {
+		t.Fatalf("%d events, want %d", len(sim.Events), len(want))
+	}
+	for i, w := range want {
+		e := sim.Events[i]
+		var cpu int64
+		if e.Requested != nil {
+			cpu = e.Requested.MilliCPU
+		}
+		if e.At != w.at || e.Event != w.event || e.Node != w.node || e.To != w.to || (w.milliCPU != 0 && cpu != w.milliCPU) ||
+			(w.err == "") != (e.Error == "") || !strings.Contains(e.Error, w.err) {
+			t.Errorf("event %d: %s %s on %q to %q, cpu %d, error %q\nwant %+v", i+1, e.At, e.Event, e.Node, e.To, cpu, e.Error, w)
+		}
+	}
+	final := map[string]string{}
+	for _, p := range sim.Pods {
+		final[p.Namespace+"/"+p.Name] = p.State + " " + p.Node
+	}
+	if diff := cmp.Diff(map[string]string{
+		"reports/pdf-renderer-7b6c5d9f8-zm3qp": "Added worker-c-1",
+		"shop/fraud-scorer-6c7d8b9f5-p5lzn":    "Added worker-a-3",
+		"batch/nightly-etl-29742300-7kq2d":     "Deleted worker-a-3",
+	}, final); diff != "" {
+		t.Errorf("final pod states (-want,+got):\n%s", diff)
+	}
+}
+
+// TestExampleTablesFit: the example's default requested, dump and snapshot
+// tables fit 120 columns (#18), and -o wide still shows every column.
+func TestExampleTablesFit(t *testing.T) {
+	for _, args := range [][]string{{"requested"}, {"dump"}, {"snapshot"}} {
+		r := run(t, "", append(args, "-f", example)...)
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+		for _, line := range strings.Split(r.stdout, "\n") {
+			if n := utf8.RuneCountInString(line); n > 120 {
+				t.Errorf("%v: a line of %d columns: %q", args, n, line)
+			}
+		}
+	}
+	wide := run(t, "", "requested", "-f", example, "-o", "wide")
+	for _, col := range []string{"CPU-FREE", "EPHEMERAL-STORAGE", "HUGEPAGES-2MI", "NVIDIA.COM/GPU-FREE", "NON-ZERO-MEMORY"} {
+		if !strings.Contains(strings.SplitN(wide.stdout, "\n", 2)[0], col) {
+			t.Errorf("requested -o wide lacks %s", col)
+		}
 	}
 }

@@ -134,6 +134,6 @@ func (f *InputFlags) LoadModel(ctx context.Context, streams genericiooptions.IOS
 
 // isTerminal reports whether w is a terminal (for progress and colour).
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := unwrapQuiet(w).(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

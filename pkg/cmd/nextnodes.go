@@ -86,5 +86,5 @@ func (o *NextNodesOptions) Run(cmd *cobra.Command) error {
 	}
 	order := views.NodeOrder(cluster.Source, cluster.Nodes, views.NodeOrderOptions{
 		Count: o.Count, Cycles: o.Cycles, Percentage: o.Percentage, Behavior: &profile.Behavior})
-	return o.Output.Print(o.Out, order, func(t printers.TableOptions) error { return printers.PrintNodeOrder(o.Out, order, t) })
+	return o.Output.PrintTable(o.Out, order, func(t printers.TableOptions) (*printers.Table, error) { return printers.NodeOrderTable(order, t), nil }, nil)
 }

@@ -22,8 +22,12 @@ import (
 var requestedExample = `  # Requested, allocatable and free resources per node, as the scheduler accounts them
   kubectl schedcache requested
 
-  # Fullest nodes first by cpu percentage, only workers, with non-zero requests
+  # Fullest nodes first by cpu percentage, only workers, with free and non-zero requests
   kubectl schedcache requested --sort-by cpu% -l node-role=worker -o wide
+
+  # Just cpu and GPUs, emptiest first; or every number exact, for a spreadsheet
+  kubectl schedcache requested --resources cpu,nvidia.com/gpu --sort-by nvidia.com/gpu --reverse
+  kubectl schedcache requested -o csv > requested.csv
 
   # Would this pod fit somewhere by resources? (exit 0: yes, 1: no, 2: error)
   kubectl schedcache requested --pod-file pod.yaml
@@ -37,7 +41,6 @@ type RequestedOptions struct {
 	Input    *InputFlags
 	Output   *OutputFlags
 	Selector string
-	SortBy   string
 	PodFile  string
 	Pod      string
 	Watch    *WatchFlags
@@ -48,7 +51,7 @@ type RequestedOptions struct {
 
 // NewRequestedOptions returns RequestedOptions with defaults.
 func NewRequestedOptions(streams genericiooptions.IOStreams) *RequestedOptions {
-	return &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags(), SortBy: "name", Watch: NewWatchFlags(), IOStreams: streams}
+	return &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources(), Watch: NewWatchFlags(), IOStreams: streams}
 }
 
 // NewCmdRequested returns the "requested" subcommand.
@@ -73,7 +76,6 @@ whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 	}, o.Input, o.Output, func() error { return o.validate(cmd) }, o.Run)
 	cmd.Flags().StringVarP(&o.Selector, "selector", "l", o.Selector, "Only nodes matching this label selector")
 	o.Watch.AddFlags(cmd)
-	cmd.Flags().StringVar(&o.SortBy, "sort-by", o.SortBy, "Sort by name, or by a resource's requested amount (cpu, memory, pods, nvidia.com/gpu, …) or percentage (cpu%), largest first")
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "Check whether the pod in this manifest fits each node")
 	cmd.Flags().StringVar(&o.Pod, "pod", o.Pod, "Check whether this pod (NAMESPACE/NAME, or NAME in the current namespace) of the input fits each node")
 	_ = cmd.RegisterFlagCompletionFunc("pod", completePodNames(o.Input))
@@ -87,9 +89,6 @@ func (o *RequestedOptions) Validate() error {
 	}
 	if o.Pod != "" && o.PodFile != "" {
 		return errors.New("--pod and --pod-file cannot be used together")
-	}
-	if err := views.ValidateSortKey(o.SortBy); err != nil {
-		return err
 	}
 	sel, err := labels.Parse(o.Selector)
 	if err != nil {
@@ -146,10 +145,8 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	if err := views.SortRequested(r, o.SortBy); err != nil {
-		return err
-	}
-	if err := o.Output.Print(o.Out, r, func(t printers.TableOptions) error { return printers.PrintRequested(o.Out, r, t) }); err != nil {
+	table := func(t printers.TableOptions) (*printers.Table, error) { return printers.RequestedTable(r, t) }
+	if err := o.Output.PrintTable(o.Out, r, table, nil); err != nil {
 		return err
 	}
 	if r.Pod == nil {

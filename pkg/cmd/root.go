@@ -5,6 +5,7 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -13,6 +14,8 @@ import (
 // NewCmdSchedCache returns the root "kubectl schedcache" command with every
 // subcommand attached.
 func NewCmdSchedCache(streams genericiooptions.IOStreams) *cobra.Command {
+	quiet := &quietWriter{w: streams.ErrOut}
+	streams.ErrOut = quiet
 	root := &cobra.Command{
 		Use:   "kubectl-schedcache",
 		Short: "Show a cluster the way kube-scheduler's cache sees it",
@@ -28,6 +31,8 @@ own version, or v1.36 with -f).`,
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
 	root.SetIn(streams.In)
+	root.PersistentFlags().BoolVarP(&quiet.on, "quiet", "q", false,
+		"Print no notes, warnings or progress on stderr (errors still go there), for scripts")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
@@ -48,4 +53,32 @@ own version, or v1.36 with -f).`,
 		NewCmdVersion(streams),
 	)
 	return root
+}
+
+// quietWriter is the commands' stderr: with --quiet it drops what they
+// write (notes, warnings, progress, summaries); main still prints errors,
+// which do not go through it.
+type quietWriter struct {
+	w  io.Writer
+	on bool
+}
+
+func (q *quietWriter) Write(p []byte) (int, error) {
+	if q.on {
+		return len(p), nil
+	}
+	return q.w.Write(p)
+}
+
+// unwrapQuiet returns the writer behind a quietWriter that is not quiet
+// (for terminal checks), io.Discard behind a quiet one, else w.
+func unwrapQuiet(w io.Writer) io.Writer {
+	q, ok := w.(*quietWriter)
+	switch {
+	case !ok:
+		return w
+	case q.on:
+		return io.Discard
+	}
+	return q.w
 }

@@ -341,5 +341,5 @@ func (o *SimulateOptions) Run(cmd *cobra.Command) error {
 		return usageError(err)
 	}
 	out := res.Simulation(ttl)
-	return o.Output.Print(o.Out, out, func(t printers.TableOptions) error { return printers.PrintSimulation(o.Out, out, t) })
+	return o.Output.PrintTable(o.Out, out, func(t printers.TableOptions) (*printers.Table, error) { return printers.TimelineTable(out, t) }, nil)
 }

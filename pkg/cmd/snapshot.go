@@ -76,5 +76,5 @@ func (o *SnapshotOptions) Run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	return o.Output.Print(o.Out, s, func(t printers.TableOptions) error { return printers.PrintSnapshot(o.Out, s, t) })
+	return o.Output.PrintTable(o.Out, s, func(t printers.TableOptions) (*printers.Table, error) { return printers.SnapshotTable(s, t), nil }, nil)
 }

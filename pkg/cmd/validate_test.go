@@ -21,7 +21,7 @@ func TestValidate(t *testing.T) {
 		{"dump json", func() error { o := NewDumpOptions(streams); format("json")(o.Output); return o.Validate() }, ""},
 		{"dump jsonpath", func() error { o := NewDumpOptions(streams); format("jsonpath={.nodes}")(o.Output); return o.Validate() }, ""},
 		{"dump bad format", func() error { o := NewDumpOptions(streams); format("bogus")(o.Output); return o.Validate() },
-			`unknown output format "bogus": allowed formats are table, wide, json`},
+			`unknown output format "bogus": allowed formats are table, wide, csv, custom-columns=HEADER:JSONPATH,…, json, yaml`},
 		{"dump name format refused", func() error { o := NewDumpOptions(streams); format("name")(o.Output); return o.Validate() }, `unknown output format "name"`},
 		{"zero chunk size", func() error { o := NewDumpOptions(streams); o.Input.ChunkSize = 0; return o.Validate() }, "--chunk-size must be positive"},
 		{"-R without -f", func() error { o := NewSnapshotOptions(streams); o.Input.Recursive = true; return o.Validate() }, "-R/--recursive needs -f/--filename"},
@@ -31,9 +31,18 @@ func TestValidate(t *testing.T) {
 			o.Pod, o.PodFile = "a/b", "pod.yaml"
 			return o.Validate()
 		}, "--pod and --pod-file cannot be used together"},
-		{"requested sort by cpu%", func() error { o := NewRequestedOptions(streams); o.SortBy = "cpu%"; return o.Validate() }, ""},
-		{"requested sort by scalar", func() error { o := NewRequestedOptions(streams); o.SortBy = "nvidia.com/gpu"; return o.Validate() }, ""},
-		{"requested bad sort", func() error { o := NewRequestedOptions(streams); o.SortBy = "age"; return o.Validate() }, `invalid --sort-by "age"`},
+		{"requested csv", func() error { o := NewRequestedOptions(streams); format("csv")(o.Output); return o.Validate() }, ""},
+		{"requested custom columns", func() error {
+			o := NewRequestedOptions(streams)
+			format("custom-columns=NAME:.name,CPU:.requested.milliCPU")(o.Output)
+			return o.Validate()
+		}, ""},
+		{"bad custom columns", func() error {
+			o := NewSnapshotOptions(streams)
+			format("custom-columns=NAME")(o.Output)
+			return o.Validate()
+		},
+			"invalid -o custom-columns: unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>"},
 		{"requested bad selector", func() error { o := NewRequestedOptions(streams); o.Selector = "a in (b"; return o.Validate() }, `invalid --selector "a in (b"`},
 		{"next-nodes negative count", func() error { o := NewNextNodesOptions(streams); o.Count = -1; return o.Validate() }, "-n/--count must not be negative"},
 		{"next-nodes negative cycles", func() error { o := NewNextNodesOptions(streams); o.Cycles = -2; return o.Validate() }, "--cycles must not be negative"},
@@ -77,6 +86,14 @@ func TestExitCodes(t *testing.T) {
 		// 500m: legacy has no cpu left once the nominated apps/waiting counts.
 		{"pod file", []string{"requested", "-f", edge, "--pod-file", "testdata/pods/small.yaml"}, 1, "filters on 0 of 2 nodes"},
 		{"pod file with two pods", []string{"requested", "-f", edge, "--pod-file", edge}, 2, "want exactly one non-terminal pod"},
+		{"unknown sort column", []string{"requested", "-f", edge, "--sort-by", "age"}, 2,
+			`unknown column "age" in --sort-by: valid columns are NAME, CPU, CPU%, CPU-FREE, MEMORY, MEMORY%, MEMORY-FREE, EPHEMERAL-STORAGE,`},
+		{"unknown column", []string{"snapshot", "-f", edge, "--columns", "node,age"}, 2,
+			`unknown column "age" in --columns: valid columns are #, NODE, ZONE, PODS, POD-AFFINITY, REQUIRED-ANTI-AFFINITY, GENERATION`},
+		{"unknown resource", []string{"dump", "-f", edge, "--resources", "cpu,gpu"}, 2,
+			`unknown resource "gpu" in --resources: valid resources are pods, cpu, memory, ephemeral-storage, example.com/foo, hugepages-2Mi`},
+		{"unknown column in json", []string{"dump", "-f", edge, "-o", "json", "--sort-by", "age"}, 2, `unknown column "age" in --sort-by`},
+		{"no --resources on snapshot", []string{"snapshot", "-f", edge, "--resources", "cpu"}, 2, "unknown flag: --resources"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,5 +120,27 @@ spec: {nodeName: n1, containers: [{name: c, image: x, resources: {requests: {cpu
 	r := run(t, in, "dump", "-f", "-", "-o", "jsonpath={.nodes[0].requested.milliCPU}")
 	if r.code != 0 || r.stdout != "250" {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 250", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestTableFlagsRefused: commands whose output is not a printers.Table
+// (diff, compare) refuse the table flags and formats instead of ignoring
+// them.
+func TestTableFlagsRefused(t *testing.T) {
+	zones := fixture("zones")
+	saved := run(t, "", "dump", "-f", zones, "-o", "json")
+	if saved.code != 0 {
+		t.Fatal(saved.stderr)
+	}
+	for args, want := range map[string]string{
+		"--sort-by name":         "--columns, --sort-by, --reverse and --resources are not supported by this command",
+		"--columns node":         "--columns, --sort-by, --reverse and --resources are not supported by this command",
+		"-o csv":                 "-o csv is not supported by this command",
+		"-o custom-columns=A:.a": "-o custom-columns is not supported by this command",
+	} {
+		r := run(t, saved.stdout, append([]string{"diff", "-", "-f", zones}, strings.Fields(args)...)...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, want) {
+			t.Errorf("diff %s: exit %d, stderr %q; want %d and %q", args, r.code, r.stderr, ExitUsage, want)
+		}
 	}
 }

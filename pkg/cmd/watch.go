@@ -59,10 +59,9 @@ type watchView struct {
 	// every node when only is nil, else at least the nodes in only, which
 	// all exist (a view that is costly per node builds just those).
 	build func(m *model.Model, s *cache.Snapshot, only []string) (runtime.Object, error)
-	// table returns the table of a built view.
-	table func(obj runtime.Object, t printers.TableOptions) (header, names []string, rows [][]string)
-	// preamble and footer frame a whole table (not printed with --no-headers).
-	preamble, footer func(obj runtime.Object) string
+	// table returns the table of a built view; its Before and After lines
+	// frame a whole table (not printed with --no-headers).
+	table func(obj runtime.Object, t printers.TableOptions) (*printers.Table, error)
 	// only keeps the named nodes of a built view.
 	only func(obj runtime.Object, names map[string]bool)
 	// set puts a built view into a CacheWatchEvent.
@@ -129,13 +128,21 @@ func (r *watchRenderer) render(m *model.Model, s *cache.Snapshot, d *watch.Delta
 		gen := s.Generation()
 		return func() (string, error) { return r.structured(obj, d, gen) }, nil
 	}
-	return func() (string, error) { return r.tableText(obj, d), nil }, nil
+	return func() (string, error) { return r.tableText(obj, d) }, nil
 }
 
 // tableText prints the whole table the first time (and each time with
-// --watch-only=false), else the delta line and the changed rows.
-func (r *watchRenderer) tableText(obj runtime.Object, d *watch.Delta) string {
-	header, names, rows := r.view.table(obj, r.opts)
+// --watch-only=false), else the delta line and the changed rows; the rows
+// are arranged (--columns, --sort-by) as without --watch.
+func (r *watchRenderer) tableText(obj runtime.Object, d *watch.Delta) (string, error) {
+	t, err := r.view.table(obj, r.opts)
+	if err != nil {
+		return "", usageError(err)
+	}
+	if err := t.Arrange(r.opts); err != nil {
+		return "", usageError(err)
+	}
+	header, names, rows := t.Lines(r.opts)
 	if r.view.sticky != nil {
 		r.view.sticky(obj, &r.opts)
 	}
@@ -150,14 +157,14 @@ func (r *watchRenderer) tableText(obj runtime.Object, d *watch.Delta) string {
 	if d == nil || !r.watchOnly {
 		r.table.Fit(rows)
 		if !r.opts.NoHeaders {
-			b.WriteString(r.view.preamble(obj))
+			b.WriteString(linesText(t.Before))
 			b.WriteString(r.table.Header())
 		}
 		b.WriteString(r.table.Rows(rows))
 		if !r.opts.NoHeaders {
-			b.WriteString(r.view.footer(obj))
+			b.WriteString(linesText(t.After))
 		}
-		return b.String()
+		return b.String(), nil
 	}
 	if newHeader && !r.opts.NoHeaders {
 		b.WriteString(r.table.Header()) // a resource column appeared or went
@@ -171,6 +178,16 @@ func (r *watchRenderer) tableText(obj runtime.Object, d *watch.Delta) string {
 		}
 	}
 	b.WriteString(r.table.Rows(keep))
+	return b.String(), nil
+}
+
+// linesText joins lines, each ending in a newline.
+func linesText(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
 	return b.String()
 }
 
@@ -186,6 +203,16 @@ func (r *watchRenderer) structured(obj runtime.Object, d *watch.Delta, generatio
 		}
 		if r.watchOnly {
 			r.view.only(obj, changedNames(d))
+		}
+	}
+	// --sort-by orders the view's list, as without --watch.
+	if r.opts.SortBy != "" || r.opts.Reverse {
+		t, err := r.view.table(obj, r.opts)
+		if err == nil {
+			err = t.Arrange(r.opts)
+		}
+		if err != nil {
+			return "", usageError(err)
 		}
 	}
 	r.view.set(ev, obj)

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"strconv"
-
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -29,15 +27,11 @@ func dumpWatchView() watchView {
 			}
 			return views.Dump(m, only)
 		},
-		table: func(obj runtime.Object, t printers.TableOptions) ([]string, []string, [][]string) {
+		table: func(obj runtime.Object, t printers.TableOptions) (*printers.Table, error) {
 			return printers.DumpTable(obj.(*v1alpha1.CacheDump), t)
 		},
 		sticky: func(obj runtime.Object, t *printers.TableOptions) {
 			t.Scalars = printers.DumpScalars(obj.(*v1alpha1.CacheDump), t.Scalars)
-		},
-		preamble: func(runtime.Object) string { return "" },
-		footer: func(obj runtime.Object) string {
-			return printers.DumpSummary(&obj.(*v1alpha1.CacheDump).Summary) + "\n"
 		},
 		only: func(obj runtime.Object, names map[string]bool) {
 			d := obj.(*v1alpha1.CacheDump)
@@ -50,14 +44,11 @@ func dumpWatchView() watchView {
 func requestedWatchView(o *RequestedOptions) watchView {
 	return watchView{
 		build: func(m *model.Model, _ *cache.Snapshot, _ []string) (runtime.Object, error) {
-			r := views.Requested(m, views.RequestedOptions{Selector: o.selector})
-			return r, views.SortRequested(r, o.SortBy)
+			return views.Requested(m, views.RequestedOptions{Selector: o.selector}), nil
 		},
-		table: func(obj runtime.Object, t printers.TableOptions) ([]string, []string, [][]string) {
+		table: func(obj runtime.Object, t printers.TableOptions) (*printers.Table, error) {
 			return printers.RequestedTable(obj.(*v1alpha1.RequestedReport), t)
 		},
-		preamble: func(runtime.Object) string { return "" },
-		footer:   func(runtime.Object) string { return "" },
 		only: func(obj runtime.Object, names map[string]bool) {
 			r := obj.(*v1alpha1.RequestedReport)
 			r.Nodes = keepNodes(r.Nodes, names, func(n v1alpha1.NodeRequested) string { return n.Name })
@@ -73,13 +64,9 @@ func snapshotWatchView() watchView {
 		build: func(m *model.Model, s *cache.Snapshot, _ []string) (runtime.Object, error) {
 			return views.SnapshotOf(s, m.Source), nil
 		},
-		table: func(obj runtime.Object, t printers.TableOptions) ([]string, []string, [][]string) {
-			return printers.SnapshotTable(obj.(*v1alpha1.Snapshot), t)
+		table: func(obj runtime.Object, t printers.TableOptions) (*printers.Table, error) {
+			return printers.SnapshotTable(obj.(*v1alpha1.Snapshot), t), nil
 		},
-		preamble: func(obj runtime.Object) string {
-			return "Generation: " + strconv.FormatInt(obj.(*v1alpha1.Snapshot).Generation, 10) + "\n"
-		},
-		footer: func(obj runtime.Object) string { return printers.SnapshotPVCLine(obj.(*v1alpha1.Snapshot)) + "\n" },
 		only: func(obj runtime.Object, names map[string]bool) {
 			s := obj.(*v1alpha1.Snapshot)
 			s.Nodes = keepNodes(s.Nodes, names, func(n v1alpha1.SnapshotNode) string { return n.Name })

@@ -134,12 +134,12 @@ func (o *WhyOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	report := views.SchedulingReport(m.Source, cfg.Source, verdicts)
-	if err := o.Output.Print(o.Out, report, func(t printers.TableOptions) error {
-		if t.Wide || len(o.Pods) == 1 {
-			return printers.PrintSchedulingDetails(o.Out, report, t)
-		}
-		return printers.PrintSchedulingSummary(o.Out, report, t)
-	}); err != nil {
+	var detail func(printers.TableOptions) error
+	if o.Output.Wide() || len(o.Pods) == 1 {
+		detail = func(t printers.TableOptions) error { return printers.PrintSchedulingDetails(o.Out, report, t) }
+	}
+	table := func(printers.TableOptions) (*printers.Table, error) { return printers.SchedulingTable(report), nil }
+	if err := o.Output.PrintTable(o.Out, report, table, detail); err != nil {
 		return err
 	}
 	fmt.Fprintln(o.ErrOut, summary(verdicts))

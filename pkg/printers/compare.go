@@ -32,7 +32,7 @@ func PrintComparison(w io.Writer, c *v1alpha1.CacheComparison, opts TableOptions
 		for _, p := range c.Queue.Extra {
 			t.add(queueRow, "pending pod", podCell(p, opts.Wide), apiWhere(p.Elsewhere))
 		}
-		if err := t.render(w, opts.NoHeaders); err != nil {
+		if err := t.Render(w, TableOptions{NoHeaders: opts.NoHeaders, Color: opts.Color}); err != nil {
 			return err
 		}
 	}

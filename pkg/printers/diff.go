@@ -61,7 +61,7 @@ func PrintDiff(w io.Writer, d *v1alpha1.CacheDiff, opts TableOptions) error {
 		}
 	}
 	if rows > 0 {
-		if err := t.render(w, opts.NoHeaders); err != nil {
+		if err := t.Render(w, TableOptions{NoHeaders: opts.NoHeaders, Color: opts.Color}); err != nil {
 			return err
 		}
 	}

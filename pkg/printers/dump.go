@@ -9,58 +9,93 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
-// PrintDump renders a CacheDump as one row per NodeInfo, then a summary line
-// (omitted with NoHeaders).
+// PrintDump renders a CacheDump table (see DumpTable), arranged by opts.
 func PrintDump(w io.Writer, d *v1alpha1.CacheDump, opts TableOptions) error {
-	header, _, rows := DumpTable(d, opts)
-	t := newTable(header...)
-	for _, r := range rows {
-		t.add(r...)
-	}
-	if err := t.render(w, opts.NoHeaders); err != nil {
+	t, err := DumpTable(d, opts)
+	if err != nil {
 		return err
 	}
-	if opts.NoHeaders {
-		return nil
+	if err := t.Arrange(opts); err != nil {
+		return err
 	}
-	_, err := fmt.Fprintln(w, DumpSummary(&d.Summary))
-	return err
+	return t.Render(w, opts)
 }
 
-// DumpTable returns PrintDump's header and rows, with the node name of each row.
-func DumpTable(d *v1alpha1.CacheDump, opts TableOptions) (header, names []string, rows [][]string) {
-	scalars := DumpScalars(d, opts.Scalars)
-	header = []string{"NAME", "ZONE", "PODS", "CPU", "MEMORY"}
-	if opts.Wide {
-		header = append(header, "EPHEMERAL-STORAGE")
-		for _, s := range scalars {
-			header = append(header, strings.ToUpper(s))
+// defaultDump are the resources "dump" shows without -o wide or --resources.
+func defaultDump(res string) bool { return res == "pods" || res == "cpu" || res == "memory" }
+
+// DumpTable is the CacheDump's table, one row per NodeInfo: NAME, ZONE,
+// PODS (pods/allowed), CPU and MEMORY ("requested/allocatable (pct%)");
+// -o wide adds ephemeral-storage and every scalar resource on some node,
+// NON-ZERO-CPU, NON-ZERO-MEMORY, NOMINATED, IMAGES and GENERATION;
+// opts.Resources chooses the resource columns instead. A summary line
+// follows.
+func DumpTable(d *v1alpha1.CacheDump, opts TableOptions) (*Table, error) {
+	available := append([]string{"pods", "cpu", "memory", "ephemeral-storage"}, DumpScalars(d, opts.Scalars)...)
+	res, err := selectResources(available, opts.Resources, defaultDump)
+	if err != nil {
+		return nil, err
+	}
+	shown := setOfStrings(res)
+	order := res
+	if len(opts.Resources) == 0 {
+		order = available
+	}
+	t := &Table{Columns: []Column{{Name: "NAME", Truncate: true}, {Name: "ZONE"}}}
+	for _, name := range order {
+		c := usageColumn(name)
+		if name == "pods" {
+			c = Column{Name: "PODS", Numeric: true, CSV: []string{"PODS", "ALLOWED-PODS"}}
 		}
-		header = append(header, "NON-ZERO-CPU", "NON-ZERO-MEMORY", "NOMINATED", "IMAGES", "GENERATION")
+		c.Wide, c.Hidden = resourceVisibility(shown, name, len(opts.Resources) > 0)
+		t.Columns = append(t.Columns, c)
 	}
+	t.Columns = append(t.Columns,
+		Column{Name: "NON-ZERO-CPU", Wide: true, Numeric: true, CSV: []string{"NON-ZERO-CPU" + csvUnit("cpu")}},
+		Column{Name: "NON-ZERO-MEMORY", Wide: true, Numeric: true, CSV: []string{"NON-ZERO-MEMORY" + csvUnit("memory")}},
+		Column{Name: "NOMINATED", Wide: true, Truncate: true, Text: true},
+		Column{Name: "IMAGES", Wide: true, Numeric: true},
+		Column{Name: "GENERATION", Wide: true, Numeric: true})
 	for i := range d.Nodes {
-		names = append(names, d.Nodes[i].Name)
-		rows = append(rows, dumpRow(&d.Nodes[i], scalars, opts))
+		t.Rows = append(t.Rows, dumpRow(&d.Nodes[i], order))
+		t.Items = append(t.Items, &d.Nodes[i])
+		t.Keys = append(t.Keys, d.Nodes[i].Name)
 	}
-	return header, names, rows
+	t.After = []string{DumpSummary(&d.Summary)}
+	t.Reorder = func(perm []int) { d.Nodes = Permute(d.Nodes, perm) }
+	return t, nil
 }
 
-func dumpRow(n *v1alpha1.NodeDump, scalars []string, opts TableOptions) []string {
-	row := []string{
-		n.Name, zoneCell(n.Zone, n.Placeholder, n.Ghost),
-		fmt.Sprintf("%d/%d", len(n.Pods), n.Allocatable.AllowedPodNumber),
-		usage("cpu", n.Requested.MilliCPU, n.Allocatable.MilliCPU, opts.Color),
-		usage("memory", n.Requested.Memory, n.Allocatable.Memory, opts.Color),
+func dumpRow(n *v1alpha1.NodeDump, resources []string) []Cell {
+	zone := text(zoneCell(n.Zone, n.Placeholder, n.Ghost))
+	if n.Placeholder || n.Ghost {
+		zone.Text = yellow(zone.Text)
 	}
-	if !opts.Wide {
-		return row
+	row := []Cell{text(n.Name), zone}
+	for _, res := range resources {
+		if res == "pods" {
+			row = append(row, Cell{Text: fmt.Sprintf("%d/%d", len(n.Pods), n.Allocatable.AllowedPodNumber), Sort: float64(len(n.Pods)),
+				CSV: []string{fmt.Sprintf("%d", len(n.Pods)), fmt.Sprintf("%d", n.Allocatable.AllowedPodNumber)}})
+			continue
+		}
+		req, alloc := resourceAmounts(&n.Requested, &n.Allocatable, res)
+		row = append(row, usageCell(res, req, alloc))
 	}
-	row = append(row, usageOrDash("ephemeral-storage", n.Requested.EphemeralStorage, n.Allocatable.EphemeralStorage, opts.Color))
-	for _, s := range scalars {
-		row = append(row, usageOrDash(s, n.Requested.ScalarResources[s], n.Allocatable.ScalarResources[s], opts.Color))
+	return append(row, quantityCell("cpu", n.NonZeroRequested.MilliCPU), quantityCell("memory", n.NonZeroRequested.Memory),
+		text(listOrNone(n.NominatedPods)), count(int64(len(n.ImageStates))), count(n.Generation))
+}
+
+// resourceAmounts returns the requested and allocatable amounts of res.
+func resourceAmounts(req, alloc *v1alpha1.Resource, res string) (int64, int64) {
+	switch res {
+	case "cpu":
+		return req.MilliCPU, alloc.MilliCPU
+	case "memory":
+		return req.Memory, alloc.Memory
+	case "ephemeral-storage":
+		return req.EphemeralStorage, alloc.EphemeralStorage
 	}
-	return append(row, MilliCPU(n.NonZeroRequested.MilliCPU), Bytes(n.NonZeroRequested.Memory),
-		listOrNone(n.NominatedPods), fmt.Sprintf("%d", len(n.ImageStates)), fmt.Sprintf("%d", n.Generation))
+	return req.ScalarResources[res], alloc.ScalarResources[res]
 }
 
 // zoneCell marks NodeInfos without a node object, which have no zone.
@@ -74,16 +109,6 @@ func zoneCell(zone string, placeholder, ghost bool) string {
 		return "<none>"
 	}
 	return zone
-}
-
-// usage renders "requested/allocatable (pct%)", red from 90% with colour.
-func usage(name string, req, alloc int64, color bool) string {
-	pct := Percent(req, alloc)
-	s := fmt.Sprintf("%s/%s (%s)", Quantity(name, req), Quantity(name, alloc), pct)
-	if color && (alloc > 0 && req*100 >= 90*alloc || alloc <= 0 && req > 0) {
-		return red(s)
-	}
-	return s
 }
 
 func listOrNone(items []string) string {
@@ -118,7 +143,8 @@ func DumpScalars(d *v1alpha1.CacheDump, also []string) []string {
 	return out
 }
 
-// DumpSummary is the line PrintDump ends with: NodeInfos, pods, assumed and pending.
+// DumpSummary is the line the dump table ends with: NodeInfos, pods,
+// assumed and pending.
 func DumpSummary(s *v1alpha1.DumpSummary) string {
 	var extra []string
 	if s.Placeholders > 0 {

@@ -46,22 +46,23 @@ func printNodeDetail(w io.Writer, n *v1alpha1.NodeDump, opts TableOptions) error
 			return err
 		}
 	}
-	if err := section(w, fmt.Sprintf("Pods (%d):", len(n.Pods)), podTable(n.Pods)); err != nil {
+	if err := section(w, fmt.Sprintf("Pods (%d):", len(n.Pods)), podTable(n.Pods), opts); err != nil {
 		return err
 	}
-	return section(w, fmt.Sprintf("Images (%d):", len(n.ImageStates)), imageTable(n.ImageStates))
+	return section(w, fmt.Sprintf("Images (%d):", len(n.ImageStates)), imageTable(n.ImageStates), opts)
 }
 
-// section prints a title and the table indented by two spaces.
-func section(w io.Writer, title string, t *table) error {
+// section prints a title and the table indented by two spaces; colour as
+// opts allow, never truncated (detail blocks are read, not scanned).
+func section(w io.Writer, title string, t *Table, opts TableOptions) error {
 	if _, err := fmt.Fprintln(w, title); err != nil {
 		return err
 	}
-	if len(t.rows) == 0 {
+	if len(t.Rows) == 0 {
 		return nil
 	}
 	var buf bytes.Buffer
-	if err := t.render(&buf, false); err != nil {
+	if err := t.Render(&buf, TableOptions{Color: opts.Color}); err != nil {
 		return err
 	}
 	for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
@@ -72,7 +73,7 @@ func section(w io.Writer, title string, t *table) error {
 	return nil
 }
 
-func podTable(pods []v1alpha1.PodDump) *table {
+func podTable(pods []v1alpha1.PodDump) *Table {
 	t := newTable("NAMESPACE", "NAME", "STATE", "PHASE", "CPU", "MEMORY", "NON-ZERO-CPU", "NON-ZERO-MEMORY", "OTHER", "HOST-PORTS", "PVCS")
 	for _, p := range pods {
 		state := p.State
@@ -86,7 +87,7 @@ func podTable(pods []v1alpha1.PodDump) *table {
 	return t
 }
 
-func imageTable(images []v1alpha1.ImageState) *table {
+func imageTable(images []v1alpha1.ImageState) *Table {
 	t := newTable("IMAGE", "SIZE", "NUM-NODES")
 	for _, img := range images {
 		t.add(img.Name, Bytes(img.Size), fmt.Sprintf("%d", img.NumNodes))

@@ -8,99 +8,115 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
-// PrintRequested renders a RequestedReport: per resource a
-// "requested/allocatable (pct%)" column and a free column, NON-ZERO columns
-// with Wide, a FITS column when a pod was checked, and a TOTAL row.
+// PrintRequested renders a RequestedReport table (see RequestedTable),
+// arranged by opts.
 func PrintRequested(w io.Writer, r *v1alpha1.RequestedReport, opts TableOptions) error {
-	header, _, rows := RequestedTable(r, opts)
-	t := newTable(header...)
-	for _, row := range rows {
-		t.add(row...)
+	t, err := RequestedTable(r, opts)
+	if err != nil {
+		return err
 	}
-	return t.render(w, opts.NoHeaders)
+	if err := t.Arrange(opts); err != nil {
+		return err
+	}
+	return t.Render(w, opts)
 }
 
-// RequestedTable returns PrintRequested's header and rows, with the node
-// name of each row ("" for the TOTAL row, which NoHeaders leaves out).
-func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (header, names []string, rows [][]string) {
-	header = []string{"NAME"}
-	for _, res := range r.Resources {
-		up := strings.ToUpper(res)
-		header = append(header, up, up+"-FREE")
+// defaultRequested are the resources "requested" shows without -o wide
+// or --resources: cpu, memory, pods and extended resources.
+func defaultRequested(res string) bool {
+	return res == "cpu" || res == "memory" || res == "pods" || isExtended(res)
+}
+
+// RequestedTable is the RequestedReport's table: NAME; per resource a
+// "requested/allocatable (pct%)" column (cpu, memory, pods and extended
+// resources by default; every resource with -o wide; those of
+// opts.Resources), a FREE column (wide) and a percentage column (on
+// request); NON-ZERO-CPU and NON-ZERO-MEMORY (wide); FITS when a pod was
+// checked; a TOTAL footer row and a line naming the placeholders.
+func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, error) {
+	res, err := selectResources(r.Resources, opts.Resources, defaultRequested)
+	if err != nil {
+		return nil, err
 	}
-	if opts.Wide {
-		header = append(header, "NON-ZERO-CPU", "NON-ZERO-MEMORY")
+	shown := setOfStrings(res)
+	t := &Table{Columns: []Column{{Name: "NAME", Truncate: true}}}
+	order := res
+	if len(opts.Resources) == 0 {
+		order = r.Resources
 	}
+	for _, name := range order {
+		wide, hidden := resourceVisibility(shown, name, len(opts.Resources) > 0)
+		use, free := usageColumn(name), quantityColumn(strings.ToUpper(name)+"-FREE", name)
+		use.Wide, use.Hidden = wide, hidden
+		free.Wide, free.Hidden = !hidden, hidden
+		t.Columns = append(t.Columns, use, percentColumn(name), free)
+	}
+	t.Columns = append(t.Columns, Column{Name: "NON-ZERO-CPU", Wide: true, Numeric: true, CSV: []string{"NON-ZERO-CPU" + csvUnit("cpu")}},
+		Column{Name: "NON-ZERO-MEMORY", Wide: true, Numeric: true, CSV: []string{"NON-ZERO-MEMORY" + csvUnit("memory")}})
 	if r.Pod != nil {
-		header = append(header, "FITS")
+		t.Columns = append(t.Columns, Column{Name: "FITS", Truncate: true, Text: true})
 	}
+	var placeholders, ghosts []string
 	for i := range r.Nodes {
-		names = append(names, r.Nodes[i].Name)
-		rows = append(rows, requestedRow(&r.Nodes[i], r, opts))
+		n := &r.Nodes[i]
+		t.Rows = append(t.Rows, requestedRow(n, r, order))
+		t.Items = append(t.Items, n)
+		t.Keys = append(t.Keys, n.Name)
+		switch {
+		case n.Placeholder:
+			placeholders = append(placeholders, n.Name)
+		case n.Ghost:
+			ghosts = append(ghosts, n.Name)
+		}
 	}
-	if !opts.NoHeaders {
-		names = append(names, "")
-		rows = append(rows, requestedRow(&r.Total, r, opts))
+	t.Footer = [][]Cell{requestedRow(&r.Total, r, order)}
+	// The NAME cell stays one word (for awk); these lines say which rows
+	// have no node object.
+	if len(placeholders) > 0 {
+		t.After = append(t.After, "placeholder (pods bound to a node that does not exist): "+escape(strings.Join(placeholders, ", ")))
 	}
-	return header, names, rows
+	if len(ghosts) > 0 {
+		t.After = append(t.After, "ghost (a removed node that still holds pods): "+escape(strings.Join(ghosts, ", ")))
+	}
+	t.Reorder = func(perm []int) { r.Nodes = Permute(r.Nodes, perm) }
+	return t, nil
 }
 
-func requestedRow(n *v1alpha1.NodeRequested, r *v1alpha1.RequestedReport, opts TableOptions) []string {
-	name := n.Name
-	switch {
-	case n.Placeholder:
-		name += " <placeholder>"
-	case n.Ghost:
-		name += " <ghost>"
+func requestedRow(n *v1alpha1.NodeRequested, r *v1alpha1.RequestedReport, resources []string) []Cell {
+	name := text(n.Name)
+	if n.Placeholder || n.Ghost {
+		name.Text = yellow(name.Text)
 	}
-	row := []string{name}
-	for _, res := range r.Resources {
+	row := []Cell{name}
+	for _, res := range resources {
 		req, alloc := n.Amounts(res)
-		row = append(row, usageOrDash(res, req, alloc, opts.Color), freeCell(res, req, alloc, n.Placeholder))
+		free := quantityCell(res, alloc-req)
+		if n.Placeholder || req == 0 && alloc == 0 && res != "pods" {
+			free = dash()
+		}
+		row = append(row, usageCell(res, req, alloc), percentCell(req, alloc), free)
 	}
-	if opts.Wide {
-		row = append(row, MilliCPU(n.NonZeroRequested.MilliCPU), Bytes(n.NonZeroRequested.Memory))
-	}
+	row = append(row, quantityCell("cpu", n.NonZeroRequested.MilliCPU), quantityCell("memory", n.NonZeroRequested.Memory))
 	if r.Pod != nil {
-		row = append(row, fitCell(n.Fit, opts.Color))
+		row = append(row, fitCell(n.Fit))
 	}
 	return row
 }
 
-// usageOrDash shows "-" for a resource the node neither has nor uses.
-func usageOrDash(res string, req, alloc int64, color bool) string {
-	if req == 0 && alloc == 0 && res != "pods" {
-		return "-"
-	}
-	return usage(res, req, alloc, color)
-}
-
-// freeCell is allocatable minus requested; "-" for placeholders, which have
-// no allocatable at all. It can be negative on over-committed nodes.
-func freeCell(res string, req, alloc int64, placeholder bool) string {
-	if placeholder || req == 0 && alloc == 0 && res != "pods" {
-		return "-"
-	}
-	return Quantity(res, alloc-req)
-}
-
-func fitCell(f *v1alpha1.Fit, color bool) string {
+func fitCell(f *v1alpha1.Fit) Cell {
 	switch {
 	case f == nil:
-		return ""
-	case f.Fits && color:
-		return green("yes")
+		return text("")
 	case f.Fits:
-		return "yes"
+		return Cell{Text: green("yes"), CSV: []string{"yes"}}
 	}
 	s := "no: " + strings.Join(f.Reasons, ", ")
 	if f.Plugin != "" {
 		s = "no: " + f.Plugin + ": " + strings.Join(f.Reasons, ", ")
 	}
-	if color {
-		return red(s)
-	}
-	return s
+	c := text(s)
+	c.Text = red(c.Text)
+	return c
 }
 
 // FitSummary is the one-line verdict printed after a fit check.

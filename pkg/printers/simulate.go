@@ -1,6 +1,7 @@
 package printers
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -8,54 +9,60 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
-// PrintSimulation renders a Simulation as three tables separated by blank
-// lines: the timeline of events, the touched nodes before and after, and
-// each simulated pod's final state, then a summary line. With NoHeaders
-// only the timeline rows are printed, so that they can be piped.
+// PrintSimulation renders a Simulation (see TimelineTable), arranged by opts.
 func PrintSimulation(w io.Writer, s *v1alpha1.Simulation, opts TableOptions) error {
-	if err := printTimeline(w, s, opts); err != nil || opts.NoHeaders {
+	t, err := TimelineTable(s, opts)
+	if err != nil {
 		return err
 	}
-	sections := []func() error{
-		func() error { return printSimulatedNodes(w, s.Nodes, opts) },
-		func() error { return printSimulatedPods(w, s.Pods, opts) },
+	if err := t.Arrange(opts); err != nil {
+		return err
 	}
-	for _, section := range sections {
-		if _, err := fmt.Fprintln(w); err != nil {
-			return err
-		}
-		if err := section(); err != nil {
-			return err
-		}
-	}
-	_, err := fmt.Fprintln(w, SimulationSummary(s))
-	return err
+	return t.Render(w, opts)
 }
 
-// printTimeline: one row per event; STEP only for scripts, PODS only wide.
-func printTimeline(w io.Writer, s *v1alpha1.Simulation, opts TableOptions) error {
+// TimelineTable is one row per simulated event: STEP (scripts only), TIME,
+// EVENT, POD, NODE, STATE (from→to), the pod's CPU and MEMORY, PODS (-o
+// wide), ERROR (as the cache returned it) and NOTE. ERROR comes before
+// NOTE: errors are what a script is about, and notes (placement,
+// deadlines) are long. After the timeline, separated by blank lines, come
+// the touched nodes before and after, each simulated pod's final state and
+// a summary line; with NoHeaders only the timeline rows are printed, so
+// that they can be piped.
+func TimelineTable(s *v1alpha1.Simulation, opts TableOptions) (*Table, error) {
 	script := s.Settings.Mode == "script"
-	var header []string
+	var cols []Column
 	if script {
-		header = append(header, "STEP")
+		cols = append(cols, Column{Name: "STEP", Numeric: true, Ascending: true})
 	}
-	header = append(header, "TIME", "EVENT", "POD", "NODE", "STATE", "CPU", "MEMORY")
-	if opts.Wide {
-		header = append(header, "PODS")
-	}
-	// ERROR comes before NOTE: errors are what a script is about, and notes
-	// (placement, deadlines) are long.
-	t := newTable(append(header, "ERROR", "NOTE")...)
+	cols = append(cols, Column{Name: "TIME", Numeric: true, Ascending: true, CSV: []string{"TIME(milliseconds)"}}, Column{Name: "EVENT"},
+		Column{Name: "POD", Truncate: true}, Column{Name: "NODE", Truncate: true}, Column{Name: "STATE"},
+		quantityColumn("CPU", "cpu"), quantityColumn("MEMORY", "memory"),
+		Column{Name: "PODS", Wide: true, Numeric: true}, Column{Name: "ERROR"}, Column{Name: "NOTE", Truncate: true, Text: true})
+	t := &Table{Columns: cols}
 	for i := range s.Events {
-		t.add(timelineRow(&s.Events[i], script, opts)...)
+		t.Rows = append(t.Rows, timelineRow(&s.Events[i], script))
+		t.Items = append(t.Items, &s.Events[i])
 	}
-	return t.render(w, opts.NoHeaders)
+	t.Reorder = func(perm []int) { s.Events = Permute(s.Events, perm) }
+	var after bytes.Buffer
+	for _, section := range []func() error{
+		func() error { return printSimulatedNodes(&after, s.Nodes, opts) },
+		func() error { return printSimulatedPods(&after, s.Pods, opts) },
+	} {
+		after.WriteString("\n")
+		if err := section(); err != nil {
+			return nil, err
+		}
+	}
+	t.After = append(strings.Split(strings.TrimSuffix(after.String(), "\n"), "\n"), SimulationSummary(s))
+	return t, nil
 }
 
-func timelineRow(e *v1alpha1.SimulationEvent, script bool, opts TableOptions) []string {
-	var row []string
+func timelineRow(e *v1alpha1.SimulationEvent, script bool) []Cell {
+	var row []Cell
 	if script {
-		row = append(row, fmt.Sprintf("%d", e.Step))
+		row = append(row, count(int64(e.Step)))
 	}
 	pod, state := "-", "-"
 	if e.Pod != nil {
@@ -64,19 +71,16 @@ func timelineRow(e *v1alpha1.SimulationEvent, script bool, opts TableOptions) []
 	if e.From != "" || e.To != "" {
 		state = e.From + "→" + e.To
 	}
-	cpu, mem, pods := "-", "-", "-"
+	cpu, mem, pods := dash(), dash(), dash()
 	if r := e.Requested; r != nil {
-		cpu, mem, pods = MilliCPU(r.MilliCPU), Bytes(r.Memory), fmt.Sprintf("%d", r.Pods)
+		cpu, mem, pods = quantityCell("cpu", r.MilliCPU), quantityCell("memory", r.Memory), count(r.Pods)
 	}
-	row = append(row, "+"+e.At, e.Event, pod, orDash(e.Node), state, cpu, mem)
-	if opts.Wide {
-		row = append(row, pods)
+	at := Cell{Text: "+" + e.At, Sort: float64(e.AtMillis), CSV: []string{fmt.Sprintf("%d", e.AtMillis)}}
+	errCell := text(e.Error)
+	if e.Error != "" {
+		errCell.Text = red(errCell.Text)
 	}
-	errCell := e.Error
-	if errCell != "" && opts.Color {
-		errCell = red(errCell)
-	}
-	return append(row, errCell, e.Note)
+	return append(row, at, text(e.Event), text(pod), text(orDash(e.Node)), text(state), cpu, mem, pods, errCell, text(e.Note))
 }
 
 // printSimulatedNodes: requested cpu, memory and pods before and after;
@@ -103,7 +107,7 @@ func printSimulatedNodes(w io.Writer, nodes []v1alpha1.SimulatedNode, opts Table
 		}
 		t.add(row...)
 	}
-	return t.render(w, false)
+	return t.Render(w, TableOptions{Color: opts.Color})
 }
 
 func usageCells(u *v1alpha1.NodeUsage) (cpu, mem, pods string) {
@@ -128,7 +132,7 @@ func printSimulatedPods(w io.Writer, pods []v1alpha1.SimulatedPod, opts TableOpt
 		}
 		t.add(append(row, p.Detail)...)
 	}
-	return t.render(w, false)
+	return t.Render(w, TableOptions{Color: opts.Color})
 }
 
 // simulationStates is the order states are counted in the summary.

@@ -4,58 +4,59 @@ import (
 	"fmt"
 	"io"
 
-	cliprinters "k8s.io/cli-runtime/pkg/printers"
-
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
-// PrintSnapshot renders the snapshot's node list in scan order with the
-// derived lists as columns, framed by the generation and the used PVC set
-// (both omitted with NoHeaders).
+// PrintSnapshot renders a Snapshot table (see SnapshotTable), arranged by opts.
 func PrintSnapshot(w io.Writer, s *v1alpha1.Snapshot, opts TableOptions) error {
-	if !opts.NoHeaders {
-		if _, err := fmt.Fprintf(w, "Generation: %d\n", s.Generation); err != nil {
-			return err
-		}
-	}
-	header, _, rows := SnapshotTable(s, opts)
-	t := newTable(header...)
-	for _, r := range rows {
-		t.add(r...)
-	}
-	if err := t.render(w, opts.NoHeaders); err != nil || opts.NoHeaders {
+	t := SnapshotTable(s, opts)
+	if err := t.Arrange(opts); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, SnapshotPVCLine(s))
-	return err
+	return t.Render(w, opts)
 }
 
-// SnapshotPVCLine is the line PrintSnapshot ends with: the used PVC set.
-func SnapshotPVCLine(s *v1alpha1.Snapshot) string {
-	if s.UsedPVCSet == nil {
-		// kube-scheduler before v1.25 keeps no used-PVC set.
-		return "Used PVCs: not kept by this kube-scheduler version (v1.25+)"
-	}
-	return fmt.Sprintf("Used PVCs (%d): %s", len(s.UsedPVCSet), cliprinters.EscapeTerminal(listOrNone(s.UsedPVCSet)))
-}
-
-// SnapshotTable returns PrintSnapshot's header and rows, with the node name
-// of each row.
-func SnapshotTable(s *v1alpha1.Snapshot, opts TableOptions) (header, names []string, rows [][]string) {
+// SnapshotTable is the snapshot's node list in scan order (#, NODE, ZONE,
+// PODS, POD-AFFINITY, REQUIRED-ANTI-AFFINITY; GENERATION with -o wide),
+// framed by the generation and the used PVC set: its size, and with -o
+// wide its members, one per line (the set can be as large as the cluster's
+// PVCs).
+func SnapshotTable(s *v1alpha1.Snapshot, opts TableOptions) *Table {
 	aff, anti := setOf(s.HavePodsWithAffinity), setOf(s.HavePodsWithRequiredAntiAffinity)
-	header = []string{"#", "NODE", "ZONE", "PODS", "POD-AFFINITY", "REQUIRED-ANTI-AFFINITY"}
-	if opts.Wide {
-		header = append(header, "GENERATION")
+	t := &Table{
+		Columns: []Column{{Name: "#", Numeric: true, Ascending: true}, {Name: "NODE", Truncate: true}, {Name: "ZONE"}, {Name: "PODS", Numeric: true},
+			{Name: "POD-AFFINITY"}, {Name: "REQUIRED-ANTI-AFFINITY"}, {Name: "GENERATION", Wide: true, Numeric: true}},
+		Before: []string{fmt.Sprintf("Generation: %d", s.Generation)},
 	}
-	for i, n := range s.Nodes {
-		row := []string{fmt.Sprintf("%d", i+1), n.Name, zoneCell(n.Zone, false, false), fmt.Sprintf("%d", n.Pods), yesNo(aff[n.Name]), yesNo(anti[n.Name])}
-		if opts.Wide {
-			row = append(row, fmt.Sprintf("%d", n.Generation))
+	for i := range s.Nodes {
+		n := &s.Nodes[i]
+		t.Rows = append(t.Rows, []Cell{count(int64(i + 1)), text(n.Name), text(zoneCell(n.Zone, false, false)), count(int64(n.Pods)),
+			text(yesNo(aff[n.Name])), text(yesNo(anti[n.Name])), count(n.Generation)})
+		t.Items = append(t.Items, n)
+		t.Keys = append(t.Keys, n.Name)
+	}
+	t.After = usedPVCLines(s.UsedPVCSet, opts.Wide)
+	t.Reorder = func(perm []int) { s.Nodes = Permute(s.Nodes, perm) }
+	return t
+}
+
+func usedPVCLines(set []string, wide bool) []string {
+	switch {
+	case set == nil:
+		// kube-scheduler before v1.25 keeps no used-PVC set.
+		return []string{"Used PVCs: not kept by this kube-scheduler version (v1.25+)"}
+	case !wide || len(set) == 0:
+		hint := ""
+		if len(set) > 0 {
+			hint = " (-o wide lists them)"
 		}
-		names = append(names, n.Name)
-		rows = append(rows, row)
+		return []string{fmt.Sprintf("Used PVCs: %d%s", len(set), hint)}
 	}
-	return header, names, rows
+	lines := []string{fmt.Sprintf("Used PVCs (%d):", len(set))}
+	for _, pvc := range set {
+		lines = append(lines, "  "+escape(pvc))
+	}
+	return lines
 }
 
 func setOf(items []string) map[string]bool {

@@ -3,15 +3,22 @@
 // gaps, every cluster-supplied string escaped for the terminal. tablewriter
 // is used only here. JSON, YAML and templates go through cli-runtime's
 // printers in pkg/cmd.
+//
+// Each kind's one-row-per-object view is a Table: its columns (default,
+// -o wide, or only on request), its rows, and how to sort them. Arrange
+// applies the user's --columns, --sort-by and --reverse; Render prints it as
+// a table (truncating long names to a terminal's width) and RenderCSV as CSV.
 package printers
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"regexp"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 	cliprinters "k8s.io/cli-runtime/pkg/printers"
@@ -21,41 +28,302 @@ import (
 type TableOptions struct {
 	// Wide adds the -o wide columns.
 	Wide bool
-	// NoHeaders drops the header row (and summary lines).
+	// NoHeaders drops the header row, the TOTAL row and summary lines.
 	NoHeaders bool
 	// Color allows ANSI colour; the caller enables it only on a terminal
 	// without NO_COLOR.
 	Color bool
+	// Columns, when set, are the columns to show, in this order: header
+	// names, any case (--columns).
+	Columns []string
+	// SortBy is the column rows are sorted by (--sort-by); "" keeps the
+	// view's own order. Text columns sort A to Z, numeric columns largest
+	// first, as kubectl top does; Reverse flips either.
+	SortBy  string
+	Reverse bool
+	// Resources, when set, are the resources given resource columns
+	// (--resources), for the kinds that have them (requested, dump).
+	Resources []string
+	// MaxWidth, when positive, is the width lines must fit: long names and
+	// messages are cut with "…". Set only when stdout is a terminal.
+	MaxWidth int
+	// Table asks for the one-row-per-object table even where the kind
+	// prints detail blocks by default (dump --node, why POD).
+	Table bool
 	// Scalars are scalar resource columns -o wide shows in any case, besides
 	// those with a non-zero amount on some node of the view (dump): a
 	// watch keeps its columns while it prints a few nodes at a time.
 	Scalars []string
 }
 
-// table accumulates rows and renders them kubectl-style.
-type table struct {
-	header []string
-	rows   [][]string
+// Column is one column of a Table.
+type Column struct {
+	// Name is the header, upper case; --columns and --sort-by name it in any case.
+	Name string
+	// Wide columns are shown with -o wide; Hidden ones only when --columns names them.
+	Wide, Hidden bool
+	// Numeric columns sort by Cell.Sort, largest first, or smallest first
+	// when Ascending (positions: #, ROUND, TIME).
+	Numeric, Ascending bool
+	// Truncate allows cutting the column's cells with "…" to fit MaxWidth;
+	// Text columns (messages, notes, lists) are cut before names.
+	Truncate, Text bool
+	// CSV are the column's CSV header fields (default: Name); a column
+	// showing "requested/allocatable (pct)" has three.
+	CSV []string
 }
 
-func newTable(header ...string) *table { return &table{header: header} }
+// Cell is one table cell.
+type Cell struct {
+	// Text is what the table shows, escaped for the terminal, possibly
+	// wrapped in a colour mark.
+	Text string
+	// Sort is the value a Numeric column sorts by.
+	Sort float64
+	// CSV are the cell's CSV fields (default: Text without colour),
+	// one per Column.CSV field: exact integers in base units.
+	CSV []string
+}
 
-// add appends a row; cells are escaped for the terminal.
-func (t *table) add(cells ...string) {
-	row := make([]string, len(cells))
-	for i, c := range cells {
-		row[i] = ansi.Replace(cliprinters.EscapeTerminal(c))
+// Table is a kind's one-row-per-object view.
+type Table struct {
+	Columns []Column
+	Rows    [][]Cell
+	// Footer rows (TOTAL) follow the rows, never sorted; dropped with
+	// NoHeaders and in CSV.
+	Footer [][]Cell
+	// Before and After are lines around the table (generation, summary);
+	// dropped with NoHeaders and in CSV.
+	Before, After []string
+	// Items are the row objects, parallel to Rows, that -o custom-columns
+	// evaluates its JSONPath expressions on (pointers to API structs).
+	Items []any
+	// Keys name the rows, parallel to Rows (node names), for --watch,
+	// which prints only the rows of changed nodes.
+	Keys []string
+	// Reorder, when set, puts the printed object's own list in the order
+	// of Arrange's sort: perm[i] is the original index of row i.
+	Reorder func(perm []int)
+}
+
+// newTable returns a Table of plain text columns.
+func newTable(header ...string) *Table {
+	t := &Table{}
+	for _, h := range header {
+		t.Columns = append(t.Columns, Column{Name: h})
 	}
-	t.rows = append(t.rows, row)
+	return t
 }
 
-// render writes the table, without the header row when noHeaders is set.
-func (t *table) render(w io.Writer, noHeaders bool) error {
+// add appends a row of text cells; cells are escaped for the terminal.
+func (t *Table) add(cells ...string) {
+	row := make([]Cell, len(cells))
+	for i, c := range cells {
+		row[i] = text(c)
+	}
+	t.Rows = append(t.Rows, row)
+}
+
+// text is a text cell, escaped for the terminal.
+func text(s string) Cell { return Cell{Text: cliprinters.EscapeTerminal(s)} }
+
+// count is a numeric cell for an integer.
+func count(n int64) Cell { return Cell{Text: fmt.Sprintf("%d", n), Sort: float64(n)} }
+
+// ColumnNames lists the names --columns and --sort-by accept, in table order.
+func (t *Table) ColumnNames() []string {
+	names := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		names[i] = c.Name
+	}
+	return names
+}
+
+func (t *Table) column(name string) int {
+	for i, c := range t.Columns {
+		if strings.EqualFold(c.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Arrange sorts the rows by opts.SortBy (calling Reorder with the order)
+// and keeps the columns of opts.Columns, or the default (or wide) set. An
+// unknown column is an error listing the valid ones.
+func (t *Table) Arrange(opts TableOptions) error {
+	if opts.SortBy != "" || opts.Reverse {
+		if err := t.sortRows(opts.SortBy, opts.Reverse); err != nil {
+			return err
+		}
+	}
+	keep, err := t.selected(opts)
+	if err != nil {
+		return err
+	}
+	t.keepColumns(keep)
+	return nil
+}
+
+// selected returns the indexes of the columns to show.
+func (t *Table) selected(opts TableOptions) ([]int, error) {
+	var keep []int
+	if len(opts.Columns) == 0 {
+		for i, c := range t.Columns {
+			if !c.Hidden && (!c.Wide || opts.Wide) {
+				keep = append(keep, i)
+			}
+		}
+		return keep, nil
+	}
+	for _, name := range opts.Columns {
+		i := t.column(strings.TrimSpace(name))
+		if i < 0 {
+			return nil, fmt.Errorf("unknown column %q in --columns: valid columns are %s", name, strings.Join(t.ColumnNames(), ", "))
+		}
+		keep = append(keep, i)
+	}
+	return keep, nil
+}
+
+func (t *Table) keepColumns(keep []int) {
+	pick := func(row []Cell) []Cell {
+		out := make([]Cell, len(keep))
+		for j, i := range keep {
+			if i < len(row) {
+				out[j] = row[i]
+			}
+		}
+		return out
+	}
+	cols := make([]Column, len(keep))
+	for j, i := range keep {
+		cols[j] = t.Columns[i]
+	}
+	t.Columns = cols
+	for r := range t.Rows {
+		t.Rows[r] = pick(t.Rows[r])
+	}
+	for r := range t.Footer {
+		t.Footer[r] = pick(t.Footer[r])
+	}
+}
+
+// header returns the header row.
+func (t *Table) header() []string {
+	h := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		h[i] = c.Name
+	}
+	return h
+}
+
+// Render writes the table: Before lines, header, rows, footer rows, After
+// lines; only the rows with NoHeaders. Colour marks become ANSI colour
+// with opts.Color and are dropped otherwise; with opts.MaxWidth, the
+// Truncate columns are cut to fit.
+func (t *Table) Render(w io.Writer, opts TableOptions) error {
+	rows := t.Rows
+	if !opts.NoHeaders {
+		rows = append(append([][]Cell(nil), t.Rows...), t.Footer...)
+	}
+	lines := make([][]string, len(rows))
+	for r, row := range rows {
+		lines[r] = make([]string, len(t.Columns))
+		for i := range t.Columns {
+			if i < len(row) {
+				lines[r][i] = paint(row[i].Text, opts.Color)
+			}
+		}
+	}
+	if opts.MaxWidth > 0 {
+		t.truncate(lines, opts.MaxWidth, !opts.NoHeaders)
+	}
+	if !opts.NoHeaders {
+		if err := writeLines(w, t.Before); err != nil {
+			return err
+		}
+	}
+	if err := renderGrid(w, t.header(), lines, opts.NoHeaders); err != nil {
+		return err
+	}
+	if opts.NoHeaders {
+		return nil
+	}
+	return writeLines(w, t.After)
+}
+
+func writeLines(w io.Writer, lines []string) error {
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gap is the space between columns, as kubectl's tabwriter leaves.
+const gap = 3
+
+// minTruncatedWidth is the narrowest a truncated column gets.
+const minTruncatedWidth = 12
+
+// truncate cuts the cells of Truncate columns until the lines fit
+// maxWidth or no such column can shrink further: free text first, then
+// names, the widest column of each kind first.
+func (t *Table) truncate(lines [][]string, maxWidth int, withHeader bool) {
+	widths := make([]int, len(t.Columns))
+	for i, c := range t.Columns {
+		if withHeader {
+			widths[i] = twwidth.Width(c.Name)
+		}
+		for _, l := range lines {
+			widths[i] = max(widths[i], twwidth.Width(l[i]))
+		}
+	}
+	total := gap * (len(widths) - 1)
+	for _, w := range widths {
+		total += w
+	}
+	limits := append([]int(nil), widths...)
+	for _, textFirst := range []bool{true, false} {
+		for total > maxWidth {
+			widest := -1
+			for i, c := range t.Columns {
+				floor := max(minTruncatedWidth, twwidth.Width(c.Name))
+				if c.Truncate && (c.Text || !textFirst) && limits[i] > floor && (widest < 0 || limits[i] > limits[widest]) {
+					widest = i
+				}
+			}
+			if widest < 0 {
+				break
+			}
+			limits[widest]--
+			total--
+		}
+	}
+	for i := range t.Columns {
+		if limits[i] == widths[i] {
+			continue
+		}
+		for _, l := range lines {
+			if twwidth.Width(l[i]) > limits[i] {
+				l[i] = twwidth.Truncate(l[i], limits[i]-1) + "…"
+			}
+		}
+	}
+}
+
+// renderGrid lays out header and rows kubectl-style with tablewriter.
+func renderGrid(w io.Writer, header []string, rows [][]string, noHeaders bool) error {
+	if len(header) == 0 || noHeaders && len(rows) == 0 {
+		return nil
+	}
 	var buf bytes.Buffer
 	cell := tw.CellConfig{
 		Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
 		Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
-		Padding:    tw.CellPadding{Global: tw.Padding{Left: "", Right: "   ", Overwrite: true}},
+		Padding:    tw.CellPadding{Global: tw.Padding{Left: "", Right: strings.Repeat(" ", gap), Overwrite: true}},
 	}
 	tbl := tablewriter.NewTable(&buf,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
@@ -68,14 +336,10 @@ func (t *table) render(w io.Writer, noHeaders bool) error {
 		})),
 		tablewriter.WithConfig(tablewriter.Config{Header: cell, Row: cell}),
 	)
-	if noHeaders {
-		if len(t.rows) == 0 {
-			return nil
-		}
-	} else {
-		tbl.Header(t.header)
+	if !noHeaders {
+		tbl.Header(header)
 	}
-	for _, r := range t.rows {
+	for _, r := range rows {
 		if err := tbl.Append(r); err != nil {
 			return err
 		}
@@ -103,4 +367,43 @@ func writeTrimmed(w io.Writer, s string) error {
 	}
 	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err
+}
+
+// escape neutralises terminal control sequences in cluster-supplied text.
+func escape(s string) string { return cliprinters.EscapeTerminal(s) }
+
+// Lines returns an arranged table as text cells, for printers that lay out
+// rows themselves (StreamTable): the header, each row's key ("" for footer
+// rows, which come last unless NoHeaders) and the cells, colour marks kept
+// with opts.Color and dropped without.
+func (t *Table) Lines(opts TableOptions) (header, keys []string, rows [][]string) {
+	cell := func(c Cell) string {
+		if opts.Color {
+			return c.Text
+		}
+		return plain(c.Text)
+	}
+	add := func(key string, row []Cell) {
+		line := make([]string, len(t.Columns))
+		for i := range t.Columns {
+			if i < len(row) {
+				line[i] = cell(row[i])
+			}
+		}
+		keys = append(keys, key)
+		rows = append(rows, line)
+	}
+	for i, row := range t.Rows {
+		key := ""
+		if i < len(t.Keys) {
+			key = t.Keys[i]
+		}
+		add(key, row)
+	}
+	if !opts.NoHeaders {
+		for _, row := range t.Footer {
+			add("", row)
+		}
+	}
+	return t.header(), keys, rows
 }

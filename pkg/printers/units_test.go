@@ -1,9 +1,6 @@
 package printers
 
-import (
-	"regexp"
-	"testing"
-)
+import "testing"
 
 func TestUnits(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
@@ -16,39 +13,5 @@ func TestUnits(t *testing.T) {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
-	}
-}
-
-func TestTableEscapesAndColours(t *testing.T) {
-	tb := newTable("NAME", "VALUE")
-	tb.add("evil\x1b[2Jname", red("90%"))
-	var out stringsBuilder
-	if err := tb.render(&out, false); err != nil {
-		t.Fatal(err)
-	}
-	want := "NAME            VALUE\nevil^[[2Jname   \x1b[31m90%\x1b[0m\n"
-	if out.String() != want {
-		t.Errorf("got %q\nwant %q", out.String(), want)
-	}
-}
-
-type stringsBuilder struct{ b []byte }
-
-func (s *stringsBuilder) Write(p []byte) (int, error) { s.b = append(s.b, p...); return len(p), nil }
-func (s *stringsBuilder) String() string              { return string(s.b) }
-
-// TestColourKeepsAlignment: column widths ignore ANSI sequences.
-func TestColourKeepsAlignment(t *testing.T) {
-	tb := newTable("A", "B", "C")
-	tb.add("a", red("90%"), "x")
-	tb.add("b", "100000%", "y")
-	var out stringsBuilder
-	if err := tb.render(&out, false); err != nil {
-		t.Fatal(err)
-	}
-	plain := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(out.String(), "")
-	want := "A   B         C\na   90%       x\nb   100000%   y\n"
-	if plain != want {
-		t.Errorf("without colour codes got %q, want %q", plain, want)
 	}
 }

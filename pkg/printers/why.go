@@ -12,16 +12,42 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
-// PrintSchedulingSummary renders one row per pod: POD, RESULT, NODE,
-// MESSAGE. NODE is the chosen node, or the node preemption would nominate
-// (marked "nominated").
+// PrintSchedulingSummary renders a SchedulingReport table (see
+// SchedulingTable), arranged by opts.
 func PrintSchedulingSummary(w io.Writer, r *v1alpha1.SchedulingReport, opts TableOptions) error {
-	t := newTable("POD", "RESULT", "NODE", "MESSAGE")
+	t := SchedulingTable(r)
+	if err := t.Arrange(opts); err != nil {
+		return err
+	}
+	return t.Render(w, opts)
+}
+
+// SchedulingTable is one row per pod: POD, RESULT, NODE (the chosen node,
+// or the node preemption would nominate, marked "(nominated)"), MESSAGE;
+// with -o wide (when the table is asked for) PROFILE, FEASIBLE (feasible of
+// evaluated nodes) and VICTIMS (the pods preemption would evict).
+func SchedulingTable(r *v1alpha1.SchedulingReport) *Table {
+	t := &Table{Columns: []Column{{Name: "POD", Truncate: true}, {Name: "RESULT"}, {Name: "NODE", Truncate: true}, {Name: "MESSAGE", Truncate: true, Text: true},
+		{Name: "PROFILE", Wide: true}, {Name: "FEASIBLE", Wide: true, Numeric: true, CSV: []string{"FEASIBLE", "EVALUATED"}},
+		{Name: "VICTIMS", Wide: true, Truncate: true, Text: true}}}
 	for i := range r.Pods {
 		p := &r.Pods[i]
-		t.add(p.Pod, resultCell(p.Result, opts.Color), decisionNode(p), orNone(p.Message))
+		node := text(decisionNode(p))
+		if p.Node == "" && p.Preemption != nil {
+			node.Text = yellow(node.Text)
+		}
+		feasible := Cell{Text: fmt.Sprintf("%d/%d", p.FeasibleNodes, p.EvaluatedNodes), Sort: float64(p.FeasibleNodes),
+			CSV: []string{fmt.Sprintf("%d", p.FeasibleNodes), fmt.Sprintf("%d", p.EvaluatedNodes)}}
+		victims := "<none>"
+		if p.Preemption != nil {
+			victims = listOrNone(p.Preemption.Victims)
+		}
+		t.Rows = append(t.Rows, []Cell{text(p.Pod), resultCell(p.Result), node, text(orNone(p.Message)),
+			text(orNone(p.Profile)), feasible, text(victims)})
+		t.Items = append(t.Items, p)
 	}
-	return t.render(w, opts.NoHeaders)
+	t.Reorder = func(perm []int) { r.Pods = Permute(r.Pods, perm) }
+	return t
 }
 
 // PrintSchedulingDetails renders each pod as a block: the decision, then
@@ -62,11 +88,11 @@ func printPodDecision(w io.Writer, p *v1alpha1.PodDecision, opts TableOptions) e
 		return nil
 	}
 	title := fmt.Sprintf("Nodes (%d evaluated of %d, %d feasible):", p.EvaluatedNodes, p.NumAllNodes, p.FeasibleNodes)
-	return section(w, title, nodeDecisionTable(p, opts))
+	return section(w, title, nodeDecisionTable(p), opts)
 }
 
 // nodeDecisionTable: NODE, SCORE, one column per Score plugin, FILTER.
-func nodeDecisionTable(p *v1alpha1.PodDecision, opts TableOptions) *table {
+func nodeDecisionTable(p *v1alpha1.PodDecision) *Table {
 	header := []string{"NODE", "SCORE"}
 	for _, pl := range p.ScorePlugins {
 		header = append(header, scoreColumn(pl))
@@ -84,11 +110,15 @@ func nodeDecisionTable(p *v1alpha1.PodDecision, opts TableOptions) *table {
 			}
 			row = append(row, cell)
 		}
-		filter := n.Filter
-		if filter != "Success" && opts.Color {
-			filter = red(filter)
+		cells := make([]Cell, 0, len(row)+1)
+		for _, c := range row {
+			cells = append(cells, text(c))
 		}
-		t.add(append(row, filter)...)
+		filter := text(n.Filter)
+		if n.Filter != "Success" {
+			filter.Text = red(filter.Text)
+		}
+		t.Rows = append(t.Rows, append(cells, filter))
 	}
 	return t
 }
@@ -154,17 +184,16 @@ func preemptionCell(p *v1alpha1.PreemptionDecision) string {
 	return fmt.Sprintf("nominate %s, evict %s", p.NominatedNode, listOrNone(p.Victims))
 }
 
-func resultCell(result string, color bool) string {
-	if !color {
-		return result
-	}
+// resultCell colours a pod's result by the scheme.
+func resultCell(result string) Cell {
+	c := text(result)
 	switch result {
 	case "scheduled":
-		return green(result)
+		c.Text = green(c.Text)
 	case "unschedulable", "gated":
-		return red(result)
+		c.Text = red(c.Text)
 	}
-	return result
+	return c
 }
 
 func orNone(s string) string {

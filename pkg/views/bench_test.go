@@ -47,10 +47,7 @@ func BenchmarkViews5kNodes150kPods(b *testing.B) {
 	b.Run("Requested", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			r := Requested(m, RequestedOptions{Selector: labels.Everything()})
-			if err := SortRequested(r, "cpu%"); err != nil {
-				b.Fatal(err)
-			}
+			Requested(m, RequestedOptions{Selector: labels.Everything()})
 		}
 	})
 	b.Run("NextNodes", func(b *testing.B) {

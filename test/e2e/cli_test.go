@@ -305,11 +305,16 @@ func TestCLIOnRealCluster(t *testing.T) {
 	})
 
 	t.Run("requested-table", func(t *testing.T) {
-		out := mustRun(t, "requested", kc)
+		// The default table: cpu, memory, pods and extended resources.
+		def := strings.Fields(strings.SplitN(mustRun(t, "requested", kc), "\n", 2)[0])
+		if want := []string{"NAME", "CPU", "MEMORY", "PODS", "EXAMPLE.COM/GPU"}; !slices.Equal(def, want) {
+			t.Errorf("requested header %v, want %v", def, want)
+		}
+		out := mustRun(t, "requested", kc, "-o", "wide")
 		header := strings.Fields(strings.SplitN(out, "\n", 2)[0])
 		for _, col := range []string{"NAME", "CPU", "CPU-FREE", "MEMORY", "PODS", "EXAMPLE.COM/GPU", "HUGEPAGES-2MI"} {
 			if !slices.Contains(header, col) {
-				t.Errorf("requested header %v lacks %s", header, col)
+				t.Errorf("requested -o wide header %v lacks %s", header, col)
 			}
 		}
 		for name, wants := range map[string][]string{
@@ -325,8 +330,13 @@ func TestCLIOnRealCluster(t *testing.T) {
 				}
 			}
 		}
-		if line := tableLine(t, out, missingNode); !strings.Contains(line, "<placeholder>") {
-			t.Errorf("placeholder row not marked: %q", line)
+		// The NAME cell stays one word; a line after the table names the
+		// placeholders.
+		if line := tableLine(t, out, missingNode); !strings.HasPrefix(line, missingNode+" ") {
+			t.Errorf("placeholder row: %q", line)
+		}
+		if want := "\nplaceholder (pods bound to a node that does not exist): " + missingNode + "\n"; !strings.Contains(out, want) {
+			t.Errorf("requested table does not name the placeholder (%q):\n%s", want, out)
 		}
 	})
 
@@ -525,8 +535,11 @@ spec:
 			t.Errorf("snapshot -o jsonpath: %q, want %q", out, strings.Join(richNextOrder, " "))
 		}
 
-		out := mustRun(t, "snapshot", kc)
-		for _, w := range []string{"Generation:", "Used PVCs (2): team-b/data-a,team-b/data-b"} {
+		if out := mustRun(t, "snapshot", kc); !strings.Contains(out, "\nUsed PVCs: 2 (-o wide lists them)\n") {
+			t.Errorf("snapshot table lacks the used PVC count:\n%s", out)
+		}
+		out := mustRun(t, "snapshot", kc, "-o", "wide")
+		for _, w := range []string{"Generation:", "\nUsed PVCs (2):\n  team-b/data-a\n  team-b/data-b\n"} {
 			if !strings.Contains(out, w) {
 				t.Errorf("snapshot table lacks %q:\n%s", w, out)
 			}
@@ -544,7 +557,9 @@ spec:
 
 	t.Run("version", func(t *testing.T) {
 		out := mustRun(t, "version")
-		for _, w := range []string{"version: ", "commit: ", "go: go1.", "client-go: v0.36."} {
+		// The built plugin's build info names the linked libraries (a unit
+		// test binary's does not).
+		for _, w := range []string{"version: v", "commit: ", "go: go1.", "platform: ", "client-go: v0.36.", "kubernetes: v1.36."} {
 			if !strings.Contains(out, w) {
 				t.Errorf("version output lacks %q:\n%s", w, out)
 			}
