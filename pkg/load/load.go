@@ -41,6 +41,10 @@ type Cluster struct {
 	// per item, of the kinds listed in SchedulingKinds, in list (or file)
 	// order. Nil when the input had none or when they were not asked for.
 	Objects []runtime.Object
+	// Unlisted are the kinds ListOptions.Kinds asked for that could not be
+	// listed (forbidden, or not served): decisions that read them are
+	// approximate. Always nil for files.
+	Unlisted []SchedulingKind
 	// Source describes where the objects came from, e.g.
 	// "cluster https://127.0.0.1:6443" or "file examples/cluster.yaml".
 	Source string
