@@ -189,8 +189,8 @@ func TestReadFilesErrors(t *testing.T) {
 			wantErr: "no nodes or pods found in file testdata/empty.yaml",
 		},
 		{
-			name:         "only other kinds",
-			opts:         FileOptions{Filenames: []string{"testdata/only-others.yaml", "-"}, Stdin: strings.NewReader("")},
+			name:    "only other kinds",
+			opts:    FileOptions{Filenames: []string{"testdata/only-others.yaml", "-"}, Stdin: strings.NewReader("")},
 			wantErr: "no nodes or pods found in files testdata/only-others.yaml, stdin (1 object of another kind)",
 		},
 		{
