@@ -118,9 +118,24 @@ func newCollector(objects bool) *collector {
 	return &collector{share: newListSharer(), objects: objects, keys: map[objectKey]kept{}}
 }
 
-// add adds a decoded piece of src, in order.
+// add adds a decoded piece of src, in order. Untyped List items wait for
+// the end of their List, whose kind may come after them.
 func (c *collector) add(src *source, p *piece, r *reader) error {
-	if !src.started && !p.listEnd {
+	switch {
+	case p.listEnd:
+		return c.endList(src, p, r)
+	case len(c.deferred) > 0 && p.loc.item > 0, untyped(p):
+		c.deferred = append(c.deferred, p)
+		return nil
+	}
+	return c.addFirstOrNot(src, p, r)
+}
+
+// addFirstOrNot adds p; when it is the first piece of src, it first checks
+// that src holds Kubernetes objects: a file found in a directory or by a
+// glob that does not is skipped with a warning.
+func (c *collector) addFirstOrNot(src *source, p *piece, r *reader) error {
+	if !src.started {
 		src.started = true
 		if p.binary && !src.expanded {
 			return inputError(src.name+": binary data, not YAML or JSON", nil)
@@ -132,20 +147,13 @@ func (c *collector) add(src *source, p *piece, r *reader) error {
 			return nil
 		}
 	}
-	switch {
-	case p.listEnd:
-		return c.endList(p, r)
-	case len(c.deferred) > 0 && p.loc.item > 0, untyped(p):
-		c.deferred = append(c.deferred, p)
-		return nil
-	}
 	return c.addPiece(p, r)
 }
 
 // untyped reports whether p is a List item without kind, whose List's kind
 // is not known yet (it may come after the items).
 func untyped(p *piece) bool {
-	return p.loc.item > 0 && errors.Is(p.err, errNoKind) && p.header.kind == "" && p.header.apiVersion == ""
+	return p.loc.item > 0 && errors.Is(p.err, errNoKind) && p.header.kind == ""
 }
 
 // addPiece adds a decoded piece, or fails with its error.
@@ -168,7 +176,7 @@ func (c *collector) addPiece(p *piece, r *reader) error {
 }
 
 // endList adds the items held until the List's kind was known.
-func (c *collector) endList(end *piece, r *reader) error {
+func (c *collector) endList(src *source, end *piece, r *reader) error {
 	if end.err != nil {
 		return c.pieceError(end)
 	}
@@ -179,17 +187,18 @@ func (c *collector) endList(end *piece, r *reader) error {
 			p.err, p.header = nil, end.header
 			r.decodePiece(p)
 		}
-		if err := c.addPiece(p, r); err != nil {
+		if err := c.addFirstOrNot(src, p, r); err != nil || src.skipped {
 			return err
 		}
 	}
 	return nil
 }
 
-// endSource flushes what a source left pending.
-func (c *collector) endSource(_ *source, r *reader) error {
+// endSource adds what src left pending: items of a List that never ended
+// (its end is an error, reported before).
+func (c *collector) endSource(src *source, r *reader) error {
 	if len(c.deferred) > 0 {
-		return c.endList(&piece{}, r)
+		return c.endList(src, &piece{}, r)
 	}
 	return nil
 }

@@ -126,11 +126,11 @@ func (c *cutter) cutJSON(in io.Reader) {
 				err = c.jsonObject(s, doc)
 			case '[':
 				s.pos++
-				_, err = c.jsonItems(s, doc, nil)
+				_, err = c.jsonItems(s, doc, nil, 1)
 			default:
 				var raw []byte
 				var at int64
-				if raw, at, err = s.value(); err == nil {
+				if raw, at, err = s.value(0); err == nil {
 					c.send(piece{raw: bytes.Clone(raw), loc: location{doc: doc, offset: at}})
 				}
 			}
@@ -139,6 +139,9 @@ func (c *cutter) cutJSON(in io.Reader) {
 			return
 		}
 		if err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				err = unexpectedEnd{err}
+			}
 			var located *pieceError
 			if !errors.As(err, &located) {
 				err = &pieceError{doc: doc, err: err}
@@ -179,11 +182,11 @@ func (c *cutter) jsonObject(s *jsonScanner, doc int) error {
 			} else if key == "items" && next == '[' {
 				list = true
 				s.pos++
-				if _, err := c.jsonItems(s, doc, &header); err != nil {
+				if _, err := c.jsonItems(s, doc, &header, 2); err != nil {
 					return err
 				}
 			} else {
-				raw, _, err := s.value()
+				raw, _, err := s.value(1)
 				if err != nil {
 					return err
 				}
@@ -205,14 +208,17 @@ func (c *cutter) jsonObject(s *jsonScanner, doc int) error {
 		c.send(piece{listEnd: true, header: header, loc: location{doc: doc}})
 		return nil
 	}
+	if err := s.check(); err != nil {
+		return err
+	}
 	c.send(piece{raw: bytes.Clone(s.buf[at-s.base : s.pos]), loc: location{doc: doc, offset: at}})
 	return nil
 }
 
 // jsonItems cuts the elements of an array whose "[" was just read, through
-// its "]". header is the List's as read so far (nil for a bare array): the
-// items are sent with a copy of it.
-func (c *cutter) jsonItems(s *jsonScanner, doc int, header *listHeader) (int, error) {
+// its "]", at the given depth. header is the List's as read so far (nil for
+// a bare array): the items are sent with a copy of it.
+func (c *cutter) jsonItems(s *jsonScanner, doc int, header *listHeader, depth int) (int, error) {
 	if next, _, err := s.peek(); err != nil {
 		return 0, err
 	} else if next == ']' {
@@ -225,7 +231,7 @@ func (c *cutter) jsonItems(s *jsonScanner, doc int, header *listHeader) (int, er
 	}
 	for item := 1; ; item++ {
 		s.release()
-		raw, at, err := s.value()
+		raw, at, err := s.value(depth)
 		if err != nil {
 			return item, &pieceError{doc: doc, item: item, err: err}
 		}
@@ -241,6 +247,12 @@ func (c *cutter) jsonItems(s *jsonScanner, doc int, header *listHeader) (int, er
 		}
 	}
 }
+
+// unexpectedEnd is JSON input that ends within a value.
+type unexpectedEnd struct{ err error }
+
+func (unexpectedEnd) Error() string   { return "unexpected end of JSON input" }
+func (e unexpectedEnd) Unwrap() error { return e.err }
 
 // errStopped ends a cut the reader no longer wants.
 var errStopped = errors.New("stopped")

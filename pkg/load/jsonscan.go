@@ -96,11 +96,22 @@ func (s *jsonScanner) peek() (c byte, ok bool, err error) {
 				return c, true, nil
 			}
 		}
+		if err := s.check(); err != nil {
+			return 0, false, err
+		}
 		more, err := s.more()
 		if err != nil || !more {
 			return 0, false, err
 		}
 	}
+}
+
+// check fails with *tooLargeError when the bytes held exceed the limit.
+func (s *jsonScanner) check() error {
+	if int64(s.pos-s.start) > s.limit {
+		return &tooLargeError{s.limit}
+	}
+	return nil
 }
 
 // release drops the bytes before the current position.
@@ -144,10 +155,20 @@ func quoteChar(c byte) string {
 
 // value cuts the JSON value starting at the next non-space byte and returns
 // its bytes (valid until the scanner moves on) and its input offset. Objects
-// and arrays are matched bracket by bracket, at most MaxDepth deep; strings
-// are skipped through their closing quote; other values (numbers, literals,
-// or garbage the decoder will name) run to the next delimiter.
-func (s *jsonScanner) value() ([]byte, int64, error) {
+// and arrays are matched bracket by bracket, at most MaxDepth deep counting
+// the depth levels that enclose the value; strings are skipped through
+// their closing quote; other values (numbers, literals, or garbage the
+// decoder will name) run to the next delimiter. The bytes held, the value's
+// included, must stay within the limit.
+func (s *jsonScanner) value(depth int) ([]byte, int64, error) {
+	v, at, err := s.cutValue(depth)
+	if err == nil {
+		err = s.check()
+	}
+	return v, at, err
+}
+
+func (s *jsonScanner) cutValue(depth int) ([]byte, int64, error) {
 	if _, ok, err := s.peek(); err != nil {
 		return nil, 0, err
 	} else if !ok {
@@ -200,7 +221,7 @@ func (s *jsonScanner) value() ([]byte, int64, error) {
 		case '"':
 			inString = true
 		case '{', '[':
-			if len(s.stack) == MaxDepth {
+			if depth+len(s.stack) == MaxDepth {
 				return nil, 0, tooDeepError{}
 			}
 			s.stack = append(s.stack, c+2) // its closing bracket: '}' or ']'
@@ -258,7 +279,7 @@ func (s *jsonScanner) key() (string, error) {
 	if c != '"' {
 		return "", s.syntaxError(c, "looking for beginning of object key string")
 	}
-	raw, at, err := s.value()
+	raw, at, err := s.value(0)
 	if err != nil {
 		return "", err
 	}

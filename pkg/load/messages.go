@@ -56,7 +56,7 @@ func (c *collector) warn(w io.Writer, notes []string) {
 		fmt.Fprintln(w, "warning: "+clean(line))
 	}
 	if more := c.nReplaced - len(c.replaced); more > 0 {
-		fmt.Fprintf(w, "warning: %s more replaced by a later object with the same name\n", plural(more, "object"))
+		fmt.Fprintf(w, "warning: %s replaced by a later object with the same name\n", plural(more, "more object"))
 	}
 	for _, line := range notes {
 		fmt.Fprintln(w, "note: "+clean(line))

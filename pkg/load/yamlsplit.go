@@ -165,7 +165,7 @@ func (y *yamlSplitter) add(line []byte, n int) error {
 		return y.addListLine(line, n, content)
 	case content && isItemsKey(line):
 		if y.listDone {
-			return y.docError(fmt.Errorf("line %d: duplicate key %q", n, "items"))
+			return &pieceError{doc: y.doc, err: fmt.Errorf("line %d: duplicate key %q", n, "items")}
 		}
 		y.waiting = []heldLine{{append([]byte(nil), line...), n}}
 		return nil
@@ -201,6 +201,11 @@ func (y *yamlSplitter) addWaiting(line []byte, n int, content bool) error {
 	y.waiting = nil
 	if col := entryIndent(line); col >= 0 {
 		y.list, y.indent, y.header = true, col, headerOf(y.docText)
+		// The key stays in the header (as null), so that a second "items"
+		// is a duplicate key there.
+		if err := y.addHeader(held[0].text, held[0].n); err != nil {
+			return err
+		}
 		return y.addListLine(line, n, true)
 	}
 	for _, h := range held {
