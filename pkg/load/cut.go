@@ -78,9 +78,9 @@ func (c *cutter) sniff(br *bufio.Reader) (byte, error) {
 			return 0, err
 		}
 		buf, _ := br.Peek(br.Buffered())
-		i := bytes.IndexFunc(buf, func(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' })
-		if i < 0 {
-			i = len(buf)
+		i := 0
+		for i < len(buf) && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n') {
+			i++
 		}
 		c.offset += int64(i)
 		c.line += bytes.Count(buf[:i], []byte("\n"))

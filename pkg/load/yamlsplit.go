@@ -27,16 +27,25 @@ type lineReader struct {
 }
 
 // next returns the next line, with its "\n" (the last line may lack one),
-// valid until the following call; ok is false at the end of input.
+// valid until the following call; ok is false at the end of input. A line
+// longer than the reader's buffer is gathered in l.long, grown by doubling
+// up to the limit, so that a hostile line costs at most about the limit.
 func (l *lineReader) next() (line []byte, ok bool, err error) {
 	l.long = l.long[:0]
 	for {
 		frag, err := l.r.ReadSlice('\n')
 		if len(l.long) > 0 || errors.Is(err, bufio.ErrBufferFull) {
+			if int64(len(l.long)+len(frag)) > l.limit {
+				return nil, false, fmt.Errorf("line %d: %w", l.n+1, &tooLargeError{l.limit})
+			}
+			if len(l.long)+len(frag) > cap(l.long) {
+				grown := make([]byte, len(l.long), min(max(2*cap(l.long), len(l.long)+len(frag)), int(l.limit)))
+				copy(grown, l.long)
+				l.long = grown
+			}
 			l.long = append(l.long, frag...)
 			frag = l.long
-		}
-		if int64(len(frag)) > l.limit {
+		} else if int64(len(frag)) > l.limit {
 			return nil, false, fmt.Errorf("line %d: %w", l.n+1, &tooLargeError{l.limit})
 		}
 		switch {
