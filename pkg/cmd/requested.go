@@ -95,6 +95,7 @@ func (o *RequestedOptions) Validate() error {
 		return fmt.Errorf("invalid --selector %q: %w", o.Selector, err)
 	}
 	o.selector = sel
+	o.Input.Objects = o.fitting() // the Filter plugins read them
 	return nil
 }
 
