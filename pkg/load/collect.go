@@ -8,6 +8,7 @@ package load
 // one as an update does.
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -125,7 +126,9 @@ func (c *collector) add(src *source, p *piece, r *reader) error {
 	case p.listEnd:
 		return c.endList(src, p, r)
 	case len(c.deferred) > 0 && p.loc.item > 0, untyped(p):
-		c.deferred = append(c.deferred, p)
+		held := *p // the batch, and its text, are reused
+		held.raw = bytes.Clone(p.raw)
+		c.deferred = append(c.deferred, &held)
 		return nil
 	}
 	return c.addFirstOrNot(src, p, r)

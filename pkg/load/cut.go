@@ -131,7 +131,7 @@ func (c *cutter) cutJSON(in io.Reader) {
 				var raw []byte
 				var at int64
 				if raw, at, err = s.value(0); err == nil {
-					c.send(piece{raw: bytes.Clone(raw), loc: location{doc: doc, offset: at}})
+					c.send(piece{raw: raw, loc: location{doc: doc, offset: at}})
 				}
 			}
 		}
@@ -211,7 +211,7 @@ func (c *cutter) jsonObject(s *jsonScanner, doc int) error {
 	if err := s.check(); err != nil {
 		return err
 	}
-	c.send(piece{raw: bytes.Clone(s.buf[at-s.base : s.pos]), loc: location{doc: doc, offset: at}})
+	c.send(piece{raw: s.buf[at-s.base : s.pos], loc: location{doc: doc, offset: at}})
 	return nil
 }
 
@@ -235,7 +235,7 @@ func (c *cutter) jsonItems(s *jsonScanner, doc int, header *listHeader, depth in
 		if err != nil {
 			return item, &pieceError{doc: doc, item: item, err: err}
 		}
-		if !c.send(piece{raw: bytes.Clone(raw), header: h, loc: location{doc: doc, item: item, offset: at}}) {
+		if !c.send(piece{raw: raw, header: h, loc: location{doc: doc, item: item, offset: at}}) {
 			return item, errStopped
 		}
 		end, err := s.expect(",]", "after array element")

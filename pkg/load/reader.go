@@ -18,11 +18,15 @@ import (
 // core busy, few enough that the text in flight stays small.
 const batchSize = 256
 
+// batchText is the room a new batch has for its pieces' text: a batch of
+// typical pods (5 KB each as `kubectl get -o json` prints them) fits.
+const batchText = 2 << 20
+
 // piece is one thing cut from a source: a document, a List item, the end of
 // a List, or a failure to read on. Decoding fills obj, gvk, err or skip.
 type piece struct {
 	loc     location
-	raw     []byte // JSON or YAML text of one value
+	raw     []byte // JSON or YAML text of one value; the cutter's until batched
 	yaml    bool
 	lineMap []lineOffset // YAML List ends: where the header's lines are
 	header  listHeader   // items: the List's kind as far as known; ends: the List's
@@ -68,50 +72,86 @@ type reader struct {
 	c       *collector
 }
 
+// batch is pieces cut in a row, their text held in one buffer. The reader
+// hands a batch back to the cutter once its objects are added (decoding
+// copies what it keeps), so the text of a large List is cut into a few
+// reused buffers rather than one allocation per item.
+type batch struct {
+	pieces []piece
+	text   []byte
+}
+
+// add appends p, copying its text (which the cutter reuses) into b.
+func (b *batch) add(p piece) {
+	if p.raw != nil {
+		from := len(b.text)
+		b.text = append(b.text, p.raw...)
+		p.raw = b.text[from:len(b.text):len(b.text)]
+	}
+	b.pieces = append(b.pieces, p)
+}
+
 // readSource reads one source through the pipeline. It returns the first
 // error, after which nothing more of the source is read.
 func (r *reader) readSource(src *source, in io.Reader) error {
-	batches := make(chan []piece, 1)
+	batches := make(chan *batch, 1)
+	free := make(chan *batch, 2)
 	stop := make(chan struct{})
 	done := make(chan struct{})
+	next := func() *batch {
+		select {
+		case b := <-free:
+			b.pieces, b.text = b.pieces[:0], b.text[:0]
+			return b
+		default:
+			return &batch{pieces: make([]piece, 0, batchSize), text: make([]byte, 0, batchText)}
+		}
+	}
 	go func() {
 		defer close(done)
 		defer close(batches)
-		batch := make([]piece, 0, batchSize)
+		b := next()
 		c := &cutter{limit: r.limits.maxDocument(), out: func(p piece) bool {
 			p.loc.source = src.name
-			batch = append(batch, p)
-			if len(batch) < batchSize {
+			b.add(p)
+			if len(b.pieces) < batchSize {
 				return true
 			}
 			select {
-			case batches <- batch:
-				batch = make([]piece, 0, batchSize)
+			case batches <- b:
+				b = next()
 				return true
 			case <-stop:
 				return false
 			}
 		}}
 		c.cut(in)
-		if len(batch) > 0 {
+		if len(b.pieces) > 0 {
 			select {
-			case batches <- batch:
+			case batches <- b:
 			case <-stop:
 			}
 		}
 	}()
 
 	var err error
-	for batch := range batches {
+	for b := range batches {
 		if err != nil || src.skipped {
 			continue // drain: the cutter stops at its next piece
 		}
-		r.decodeBatch(batch)
-		for i := range batch {
-			if err = r.c.add(src, &batch[i], r); err != nil || src.skipped {
+		r.decodeBatch(b.pieces)
+		for i := range b.pieces {
+			if err = r.c.add(src, &b.pieces[i], r); err != nil || src.skipped {
 				close(stop)
 				break
 			}
+		}
+		for i := range b.pieces {
+			b.pieces[i] = piece{} // let the decoded objects go with the collector alone
+		}
+		select {
+		case free <- b:
+		default:
 		}
 	}
 	<-done

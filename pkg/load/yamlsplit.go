@@ -69,7 +69,7 @@ func (l *lineReader) next() (line []byte, ok bool, err error) {
 // List, or the end of a List (its fields other than items, to be parsed
 // for the List's kind).
 type yamlPiece struct {
-	text    []byte // owned by the receiver
+	text    []byte // valid until emit returns
 	line    int    // the file line of text's first line
 	doc     int
 	item    int          // from 1 for items; 0 for documents and List ends
@@ -265,7 +265,7 @@ func (y *yamlSplitter) endItem() error {
 		return nil
 	}
 	p := yamlPiece{text: y.item, line: y.itemLine, doc: y.doc, item: y.items, header: y.header}
-	y.item, y.itemLine = nil, 0
+	y.item, y.itemLine = y.item[:0], 0 // emit copies the text
 	return y.emit(p)
 }
 
