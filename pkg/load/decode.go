@@ -25,24 +25,20 @@ import (
 
 // decodeFunc decodes the JSON of one object of kind gvk into its typed
 // object, exactly as the API server would read it: unknown fields dropped,
-// keys case-sensitive, quantities and ints parsed by apimachinery; a key
-// given twice is an error. Errors are the decoder's.
+// keys case-sensitive, quantities and ints parsed by apimachinery. Errors
+// are the decoder's. (Keys given twice never reach it: the cutter rejects
+// them in JSON, the YAML conversion in YAML.)
 type decodeFunc func(data []byte, gvk schema.GroupVersionKind) (kruntime.Object, error)
 
-// decodeTyped is the decodeFunc of client-go's scheme and sigs.k8s.io/json
-// (what the API server's JSON serializer runs, with duplicate keys
-// detected in the same pass).
+// decodeTyped is the decodeFunc of client-go's scheme and sigs.k8s.io/json,
+// what the API server's JSON serializer runs.
 func decodeTyped(data []byte, gvk schema.GroupVersionKind) (kruntime.Object, error) {
 	obj, err := scheme.Scheme.New(gvk)
 	if err != nil {
 		return nil, err
 	}
-	strict, err := sigsjson.UnmarshalStrict(data, obj, sigsjson.DisallowDuplicateFields)
-	if err != nil {
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, obj); err != nil {
 		return nil, err
-	}
-	if len(strict) > 0 {
-		return nil, strict[0]
 	}
 	return obj, nil
 }
@@ -191,7 +187,7 @@ func (r *reader) decodeBatch(pieces []piece) {
 
 // jsonError words a decoding error of the JSON data of p: a syntax error
 // gets its offset in the source (when p came from JSON) or within the
-// piece, a strict error its field, others their text.
+// piece; others keep their text.
 func jsonError(err error, data []byte, p *piece) error {
 	if ok, offset := sigsjson.SyntaxErrorOffset(err); ok {
 		// The decoder's message lacks the offset; encoding/json gives both.
@@ -205,12 +201,6 @@ func jsonError(err error, data []byte, p *piece) error {
 			return fmt.Errorf("json: %s", msg)
 		}
 		return &jsonSyntaxError{offset: p.loc.offset + offset, msg: msg}
-	}
-	var field sigsjson.FieldError
-	if errors.As(err, &field) {
-		if msg := err.Error(); strings.HasPrefix(msg, "duplicate field ") {
-			return fmt.Errorf("duplicate key %s", strings.TrimPrefix(msg, "duplicate field "))
-		}
 	}
 	return err
 }

@@ -38,8 +38,21 @@ type jsonScanner struct {
 	limit int64
 	eof   bool
 	err   error // a read error other than io.EOF
-	stack []byte
+	// The arrays and objects open in the value being cut, and the keys
+	// read so far in the open objects (innermost last).
+	stack []frame
+	keys  []span
 }
+
+// frame is an open array or object.
+type frame struct {
+	close     byte // ']' or '}'
+	keysFrom  int  // its keys start at keys[keysFrom]
+	expectKey bool // an object whose next string is a key
+}
+
+// span is the input offsets of a key's text, quotes included.
+type span struct{ from, to int64 }
 
 func newJSONScanner(r io.Reader, limit int64) *jsonScanner {
 	return &jsonScanner{r: r, buf: make([]byte, 0, 64<<10), limit: limit}
@@ -175,8 +188,9 @@ func (s *jsonScanner) cutValue(depth int) ([]byte, int64, error) {
 		return nil, 0, io.ErrUnexpectedEOF
 	}
 	at := s.offset(s.pos)
-	s.stack = s.stack[:0]
-	inString := false
+	s.stack, s.keys = s.stack[:0], s.keys[:0]
+	inString, isKey := false, false
+	var keyAt int64
 	for {
 		if s.pos == len(s.buf) {
 			more, err := s.more()
@@ -215,16 +229,26 @@ func (s *jsonScanner) cutValue(depth int) ([]byte, int64, error) {
 			if len(s.stack) == 0 {
 				return s.cut(at), at, nil
 			}
+			if isKey {
+				if err := s.addKey(span{keyAt, s.offset(s.pos)}); err != nil {
+					return nil, 0, err
+				}
+				isKey = false
+			}
 			continue
 		}
 		switch c := s.buf[s.pos]; c {
 		case '"':
 			inString = true
+			if n := len(s.stack); n > 0 && s.stack[n-1].expectKey {
+				isKey, keyAt = true, s.offset(s.pos)
+				s.stack[n-1].expectKey = false
+			}
 		case '{', '[':
 			if depth+len(s.stack) == MaxDepth {
 				return nil, 0, tooDeepError{}
 			}
-			s.stack = append(s.stack, c+2) // its closing bracket: '}' or ']'
+			s.stack = append(s.stack, frame{close: c + 2, keysFrom: len(s.keys), expectKey: c == '{'}) // c+2: '}' or ']'
 		case '}', ']':
 			if len(s.stack) == 0 {
 				if s.offset(s.pos) == at {
@@ -232,9 +256,11 @@ func (s *jsonScanner) cutValue(depth int) ([]byte, int64, error) {
 				}
 				return s.cut(at), at, nil // a literal before the enclosing bracket
 			}
-			if s.stack[len(s.stack)-1] != c {
+			top := s.stack[len(s.stack)-1]
+			if top.close != c {
 				return nil, 0, s.mismatch(at, c)
 			}
+			s.keys = s.keys[:top.keysFrom]
 			s.stack = s.stack[:len(s.stack)-1]
 			if len(s.stack) == 0 {
 				s.pos++
@@ -247,9 +273,27 @@ func (s *jsonScanner) cutValue(depth int) ([]byte, int64, error) {
 				}
 				return s.cut(at), at, nil
 			}
+			if top := &s.stack[len(s.stack)-1]; c == ',' && top.close == '}' {
+				top.expectKey = true
+			}
 		}
 		s.pos++
 	}
+}
+
+// addKey records a key of the innermost open object, failing when the
+// object already has a key of the same text. Keys are compared as written:
+// the API server's decoder would also reject the rare pair that differs
+// only by escapes ("a" and "\u0061"), which passes here and keeps the last.
+func (s *jsonScanner) addKey(k span) error {
+	text := s.buf[k.from-s.base : k.to-s.base]
+	for _, seen := range s.keys[s.stack[len(s.stack)-1].keysFrom:] {
+		if bytes.Equal(s.buf[seen.from-s.base:seen.to-s.base], text) {
+			return fmt.Errorf("duplicate key %s", clean(string(text)))
+		}
+	}
+	s.keys = append(s.keys, k)
+	return nil
 }
 
 // mismatch is the error of a closing bracket c at the current position
