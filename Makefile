@@ -13,8 +13,9 @@ build:
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-schedcache
 
 # test is the README's test command: static checks, unit tests with the race
-# detector, the end-to-end tests against real control-plane binaries (built
-# from Go modules on first use), then the release packaging checks.
+# detector, fuzzing and the hostile-input suite (hack/make/fuzz.mk), the
+# end-to-end tests against real control-plane binaries (built from Go modules
+# on first use), then the release packaging checks.
 test: vet unit e2e verify
 
 unit:
@@ -24,6 +25,7 @@ vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags e2e ./test/e2e/...
+	$(GO) vet -tags hostile ./test/hostile/...
 	hack/verify-code-patterns.sh
 	hack/verify-go-mod.sh
 

@@ -31,6 +31,14 @@ type InputFlags struct {
 	ChunkSize   int64
 	// Version is the kube-scheduler version and gates the model behaves as.
 	Version *VersionFlags
+	// MaxDocumentSize caps one document of the inputs (--max-document-size).
+	MaxDocumentSize string
+	// Objects also loads the objects of load.SchedulingKinds (into
+	// Cluster.Objects), for commands that make scheduling decisions: from
+	// the files, or listed live. Not a flag: the command sets it.
+	Objects bool
+
+	limits load.Limits // from MaxDocumentSize, set by Validate
 
 	// clientForTest replaces the live client in tests (client-go fake).
 	clientForTest kubernetes.Interface
@@ -38,7 +46,7 @@ type InputFlags struct {
 
 // NewInputFlags returns InputFlags with kubectl's defaults.
 func NewInputFlags() *InputFlags {
-	return &InputFlags{ConfigFlags: genericclioptions.NewConfigFlags(true), ChunkSize: load.DefaultPageSize, Version: &VersionFlags{}}
+	return &InputFlags{ConfigFlags: genericclioptions.NewConfigFlags(true), ChunkSize: load.DefaultPageSize, MaxDocumentSize: "256Mi", Version: &VersionFlags{}}
 }
 
 // withoutNamespace drops -n/--namespace, for commands where -n means
@@ -56,6 +64,8 @@ func (f *InputFlags) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVarP(&f.Recursive, "recursive", "R", f.Recursive, "Process the directories given with -f recursively")
 	cmd.Flags().Int64Var(&f.ChunkSize, "chunk-size", f.ChunkSize, "List nodes and pods in pages of this many objects")
 	f.Version.AddFlags(cmd)
+	cmd.Flags().StringVar(&f.MaxDocumentSize, "max-document-size", f.MaxDocumentSize,
+		"Refuse an input document (or List item, or line) larger than this (e.g. 256Mi, 1Gi)")
 }
 
 // Validate checks the input flags.
@@ -66,20 +76,34 @@ func (f *InputFlags) Validate() error {
 	if f.Recursive && len(f.Filenames) == 0 {
 		return fmt.Errorf("-R/--recursive needs -f/--filename")
 	}
+	size, err := load.ParseSize(f.MaxDocumentSize)
+	if err != nil {
+		return fmt.Errorf("--max-document-size: %w", err)
+	}
+	f.limits = load.Limits{MaxDocumentBytes: size}
 	return f.Version.Validate(len(f.Filenames) > 0)
 }
+
+// Limits are the bounds of every read of user input (-f, and the files
+// commands read besides, such as --pod-file and --script).
+func (f *InputFlags) Limits() load.Limits { return f.limits }
 
 // Load reads the cluster from files or lists it live. Warnings and progress
 // go to streams.ErrOut; progress only when ErrOut is a terminal.
 func (f *InputFlags) Load(ctx context.Context, streams genericiooptions.IOStreams) (*load.Cluster, error) {
 	if len(f.Filenames) > 0 {
-		return load.ReadFiles(load.FileOptions{Filenames: f.Filenames, Recursive: f.Recursive, Stdin: streams.In}, streams.ErrOut)
+		return load.ReadFiles(load.FileOptions{
+			Filenames: f.Filenames, Recursive: f.Recursive, Stdin: streams.In, Objects: f.Objects, Limits: f.limits,
+		}, streams.ErrOut)
 	}
 	client, host, err := f.client(streams.ErrOut)
 	if err != nil {
 		return nil, err
 	}
-	opts := load.ListOptions{PageSize: f.ChunkSize, Host: host}
+	opts := load.ListOptions{PageSize: f.ChunkSize, Host: host, Warnings: streams.ErrOut}
+	if f.Objects {
+		opts.Kinds = load.SchedulingKinds
+	}
 	if isTerminal(streams.ErrOut) {
 		opts.Progress = streams.ErrOut
 	}
@@ -103,17 +127,24 @@ func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, e
 }
 
 // BuildModel builds the cache model of cluster (loaded with Load) as the
-// kube-scheduler version and gates of Profile.
+// kube-scheduler version and gates of Profile, and warns on warnings of the
+// pods the cache refused.
 func (f *InputFlags) BuildModel(cluster *load.Cluster, warnings io.Writer) (*model.Model, error) {
 	p, _, err := f.Profile(warnings)
 	if err != nil {
 		return nil, err
 	}
-	return model.Build(cluster, cache.Options{Profile: &p})
+	m, err := model.Build(cluster, cache.Options{Profile: &p})
+	if err != nil {
+		return nil, err
+	}
+	m.WriteWarnings(warnings)
+	return m, nil
 }
 
 // LoadModel loads the input and builds the cache model from it, modelling
-// the kube-scheduler version and gates of Profile unless opts sets a profile.
+// the kube-scheduler version and gates of Profile unless opts sets a profile,
+// and warns on streams.ErrOut of the pods the cache refused.
 // A live server's version is read after the listing, so that a cluster that
 // cannot be reached or refuses the user is reported by the listing's own
 // error alone.
@@ -129,7 +160,12 @@ func (f *InputFlags) LoadModel(ctx context.Context, streams genericiooptions.IOS
 		}
 		opts.Profile = &p
 	}
-	return model.Build(cluster, opts)
+	m, err := model.Build(cluster, opts)
+	if err != nil {
+		return nil, err
+	}
+	m.WriteWarnings(streams.ErrOut)
+	return m, nil
 }
 
 // isTerminal reports whether w is a terminal (for progress and colour).

@@ -95,6 +95,7 @@ func (o *RequestedOptions) Validate() error {
 		return fmt.Errorf("invalid --selector %q: %w", o.Selector, err)
 	}
 	o.selector = sel
+	o.Input.Objects = o.fitting() // the Filter plugins read them
 	return nil
 }
 
@@ -203,7 +204,7 @@ func asPending(pod *v1.Pod) *v1.Pod {
 // fitPod resolves --pod-file or --pod to the pod to check, or nil.
 func (o *RequestedOptions) fitPod(m *model.Model) (*v1.Pod, error) {
 	if o.PodFile != "" {
-		c, err := load.ReadFiles(load.FileOptions{Filenames: []string{o.PodFile}, Stdin: o.In}, o.ErrOut)
+		c, err := load.ReadFiles(load.FileOptions{Filenames: []string{o.PodFile}, Stdin: o.In, Limits: o.Input.Limits()}, o.ErrOut)
 		if err != nil {
 			return nil, err
 		}

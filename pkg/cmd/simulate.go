@@ -323,6 +323,7 @@ func (o *SimulateOptions) Run(cmd *cobra.Command) error {
 		return err
 	}
 	defer sim.Close()
+	sim.Model().WriteWarnings(o.ErrOut)
 	pods, err := o.podsToSimulate(sim.Model())
 	if err != nil {
 		return err

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -18,7 +17,7 @@ func (o *SimulateOptions) readScript() ([]simulate.Step, error) {
 	if o.Script == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(o.Script)
+	data, err := load.ReadFile(o.Script, o.In, o.Input.Limits())
 	if err != nil {
 		return nil, fmt.Errorf("reading --script: %w", err)
 	}
@@ -38,7 +37,7 @@ func (o *SimulateOptions) podsToSimulate(m *model.Model) ([]*v1.Pod, error) {
 	}
 	var pods []*v1.Pod
 	if len(o.PodFiles) > 0 {
-		c, err := load.ReadFiles(load.FileOptions{Filenames: o.PodFiles, Stdin: o.In}, o.ErrOut)
+		c, err := load.ReadFiles(load.FileOptions{Filenames: o.PodFiles, Stdin: o.In, Limits: o.Input.Limits()}, o.ErrOut)
 		if err != nil {
 			return nil, err
 		}

@@ -94,6 +94,7 @@ func (o *WhyOptions) Validate() error {
 	if o.AllNamespaces && len(o.Pods) > 0 {
 		return errors.New("-A/--all-namespaces cannot be used with POD arguments")
 	}
+	o.Input.Objects = true // the objects the plugins read, from -f or listed
 	return nil
 }
 

@@ -1,12 +1,18 @@
 package load
 
 import (
+	"context"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/pager"
 )
 
 // SchedulingKind is a kind of object, other than Node and Pod, that one of
@@ -41,4 +47,66 @@ var SchedulingKinds = []SchedulingKind{
 	{resourcev1.SchemeGroupVersion.WithResource("resourceclaims"), "ResourceClaim", []string{"DynamicResources"}},
 	{resourcev1.SchemeGroupVersion.WithResource("resourceslices"), "ResourceSlice", []string{"DynamicResources"}},
 	{resourcev1.SchemeGroupVersion.WithResource("deviceclasses"), "DeviceClass", []string{"DynamicResources"}},
+}
+
+// schedulingKind returns the entry of SchedulingKinds of gvk's group and
+// kind (whatever its version), or nil.
+func schedulingKind(gvk schema.GroupVersionKind) *SchedulingKind {
+	for i := range SchedulingKinds {
+		if k := &SchedulingKinds[i]; k.GVR.Group == gvk.Group && k.Kind == gvk.Kind {
+			return k
+		}
+	}
+	return nil
+}
+
+// lister returns the paged list function of kind's resource at the cluster
+// scope, through client's typed client (protobuf when client is configured
+// for it, see ConfigureClient), or nil for a kind it does not know.
+func lister(client kubernetes.Interface, kind SchedulingKind) pager.ListPageFunc {
+	var list func(context.Context, metav1.ListOptions) (runtime.Object, error)
+	switch kind.GVR {
+	case corev1.SchemeGroupVersion.WithResource("persistentvolumeclaims"):
+		list = wrap(client.CoreV1().PersistentVolumeClaims(metav1.NamespaceAll).List)
+	case corev1.SchemeGroupVersion.WithResource("persistentvolumes"):
+		list = wrap(client.CoreV1().PersistentVolumes().List)
+	case storagev1.SchemeGroupVersion.WithResource("storageclasses"):
+		list = wrap(client.StorageV1().StorageClasses().List)
+	case storagev1.SchemeGroupVersion.WithResource("csinodes"):
+		list = wrap(client.StorageV1().CSINodes().List)
+	case storagev1.SchemeGroupVersion.WithResource("csidrivers"):
+		list = wrap(client.StorageV1().CSIDrivers().List)
+	case storagev1.SchemeGroupVersion.WithResource("csistoragecapacities"):
+		list = wrap(client.StorageV1().CSIStorageCapacities(metav1.NamespaceAll).List)
+	case storagev1.SchemeGroupVersion.WithResource("volumeattachments"):
+		list = wrap(client.StorageV1().VolumeAttachments().List)
+	case corev1.SchemeGroupVersion.WithResource("namespaces"):
+		list = wrap(client.CoreV1().Namespaces().List)
+	case corev1.SchemeGroupVersion.WithResource("services"):
+		list = wrap(client.CoreV1().Services(metav1.NamespaceAll).List)
+	case corev1.SchemeGroupVersion.WithResource("replicationcontrollers"):
+		list = wrap(client.CoreV1().ReplicationControllers(metav1.NamespaceAll).List)
+	case appsv1.SchemeGroupVersion.WithResource("replicasets"):
+		list = wrap(client.AppsV1().ReplicaSets(metav1.NamespaceAll).List)
+	case appsv1.SchemeGroupVersion.WithResource("statefulsets"):
+		list = wrap(client.AppsV1().StatefulSets(metav1.NamespaceAll).List)
+	case policyv1.SchemeGroupVersion.WithResource("poddisruptionbudgets"):
+		list = wrap(client.PolicyV1().PodDisruptionBudgets(metav1.NamespaceAll).List)
+	case resourcev1.SchemeGroupVersion.WithResource("resourceclaims"):
+		list = wrap(client.ResourceV1().ResourceClaims(metav1.NamespaceAll).List)
+	case resourcev1.SchemeGroupVersion.WithResource("resourceslices"):
+		list = wrap(client.ResourceV1().ResourceSlices().List)
+	case resourcev1.SchemeGroupVersion.WithResource("deviceclasses"):
+		list = wrap(client.ResourceV1().DeviceClasses().List)
+	default:
+		return nil
+	}
+	return list
+}
+
+// wrap turns a typed List method into a pager.ListPageFunc.
+func wrap[L runtime.Object](list func(context.Context, metav1.ListOptions) (L, error)) func(context.Context, metav1.ListOptions) (runtime.Object, error) {
+	return func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+		return list(ctx, opts)
+	}
 }

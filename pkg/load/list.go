@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -44,6 +46,15 @@ type ListOptions struct {
 	// Host is the API server's address (typically rest.Config.Host), used in
 	// Unreachable messages and in Cluster.Source. It may be empty.
 	Host string
+	// Kinds are the kinds listed besides nodes and pods, into
+	// Cluster.Objects (typically SchedulingKinds, for decisions); nil lists
+	// none. A kind the user may not list (403 Forbidden) or that the server
+	// does not serve (404 Not Found, e.g. resource.k8s.io/v1 before
+	// Kubernetes v1.34) is not a failure: it is named on Warnings, with the
+	// plugins whose verdicts become approximate, and in Cluster.Unlisted.
+	Kinds []SchedulingKind
+	// Warnings receives those warnings, one line each; nil discards them.
+	Warnings io.Writer
 
 	// clock drives the progress line; nil means the real clock. Tests set a
 	// fake clock.
@@ -51,20 +62,24 @@ type ListOptions struct {
 }
 
 // List lists every Node and every non-terminal Pod of all namespaces from
-// the cluster behind client, the way kube-scheduler's informers see them.
+// the cluster behind client, the way kube-scheduler's informers see them,
+// and the objects of opts.Kinds.
 //
-// Nodes and pods are listed concurrently, each in pages of opts.PageSize
+// Every resource is listed concurrently, each in pages of opts.PageSize
 // through client-go's tools/pager, with consistent reads (no
 // resourceVersion). Pods are listed with PodFieldSelector. As its page
-// arrives, each item has its managedFields dropped, pods the fields no
-// accounting reads (see slimPod), equal values are shared between items
-// (share.go), and it is kept in list order; pages are never copied into a
-// second, full list. The objects must be treated as read-only.
+// arrives, each item goes through the same handling as objects read from
+// files (collect.go): managedFields dropped, pods slimmed of the fields no
+// accounting reads (see slimPod), equal values shared between items
+// (share.go); it is kept in list order, and pages are never copied into a
+// second, full list. The objects must be treated as read-only. Objects of
+// opts.Kinds come in the order of opts.Kinds, each kind in list order.
 //
-// The first failure cancels the other listing. Errors are *Error with Kind
-// Forbidden (with the RBAC rule needed in Hint), Unauthorized, Unreachable
-// (naming opts.Host) or Other. When ctx is canceled List returns promptly, at
-// the latest when the request in flight returns, with an error wrapping
+// The first failure cancels the other listings. Errors are *Error with
+// Kind Forbidden (with the RBAC rule needed in Hint), Unauthorized,
+// Unreachable (naming opts.Host) or Other; for opts.Kinds, 403 and 404 are
+// warnings instead. When ctx is canceled List returns promptly, at the
+// latest when the request in flight returns, with an error wrapping
 // context.Canceled; a ctx deadline counts as Unreachable.
 func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*Cluster, error) {
 	pageSize := opts.PageSize
@@ -87,20 +102,26 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 		cancel()
 	}
 
-	nodeCount, podCount := newCounter(), newCounter()
+	nodeCount, podCount, objectCount := newCounter(), newCounter(), newCounter()
 	if opts.Progress != nil {
 		clk := opts.clock
 		if clk == nil {
 			clk = clock.RealClock{}
 		}
-		p := startProgress(opts.Progress, clk, nodeCount, podCount)
+		var objects *counter
+		if len(opts.Kinds) > 0 {
+			objects = objectCount
+		}
+		p := startProgress(opts.Progress, clk, nodeCount, podCount, objects)
 		defer p.Stop()
 	}
 
 	var (
-		nodes []*corev1.Node
-		pods  []*corev1.Pod
-		wg    sync.WaitGroup
+		nodes    []*corev1.Node
+		pods     []*corev1.Pod
+		objects  = make([][]runtime.Object, len(opts.Kinds))
+		unlisted = make([]error, len(opts.Kinds))
+		wg       sync.WaitGroup
 	)
 	wg.Go(func() {
 		share := newListSharer() // one per goroutine: not safe for concurrent use
@@ -112,8 +133,7 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 			if !ok {
 				return fmt.Errorf("unexpected %T in a node list", obj)
 			}
-			node.ManagedFields = nil
-			share.node(node)
+			prepareNode(node, share, false)
 			nodes = append(nodes, node)
 			nodeCount.listed.Add(1)
 			return nil
@@ -132,10 +152,9 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 			if !ok {
 				return fmt.Errorf("unexpected %T in a pod list", obj)
 			}
-			pod.ManagedFields = nil
-			slimPod(pod)
-			share.pod(pod)
-			pods = append(pods, pod)
+			if keep, _ := preparePod(pod, share, false); keep {
+				pods = append(pods, pod)
+			}
 			podCount.listed.Add(1)
 			return nil
 		})
@@ -143,16 +162,63 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 			fail(apiError(ctx, err, "list", "pods", opts.Host))
 		}
 	})
+	for i, kind := range opts.Kinds {
+		list := lister(client, kind)
+		if list == nil {
+			fail(&Error{Kind: Other, Msg: fmt.Sprintf("cannot list %s: not a scheduling kind", kind.GVR.GroupResource())})
+			continue
+		}
+		wg.Go(func() {
+			// Each kind counts its own pages; the progress line shows the
+			// objects listed so far, without a total.
+			err := eachItem(ctx, pageSize, newCounter(), list, metav1.ListOptions{}, func(obj runtime.Object) error {
+				prepareObject(obj)
+				objects[i] = append(objects[i], obj)
+				objectCount.listed.Add(1)
+				return nil
+			})
+			switch {
+			case err == nil:
+			case ctx.Err() == nil && (apierrors.IsForbidden(err) || apierrors.IsNotFound(err)):
+				unlisted[i] = err
+			default:
+				fail(apiError(ctx, err, "list", kind.GVR.GroupResource().String(), opts.Host))
+			}
+		})
+	}
 	wg.Wait()
 	if firstErr != nil {
 		return nil, firstErr
 	}
 
-	source := "cluster"
+	c := &Cluster{Nodes: nodes, Pods: pods, Source: "cluster"}
 	if opts.Host != "" {
-		source += " " + opts.Host
+		c.Source += " " + opts.Host
 	}
-	return &Cluster{Nodes: nodes, Pods: pods, Source: source}, nil
+	for i, kind := range opts.Kinds {
+		if unlisted[i] != nil {
+			c.Unlisted = append(c.Unlisted, kind)
+			if opts.Warnings != nil {
+				fmt.Fprintln(opts.Warnings, "warning: "+unlistedWarning(kind, unlisted[i]))
+			}
+			continue
+		}
+		c.Objects = append(c.Objects, objects[i]...)
+	}
+	return c, nil
+}
+
+// unlistedWarning says which kind could not be listed, why, and whose
+// verdicts become approximate.
+func unlistedWarning(kind SchedulingKind, err error) string {
+	why := "forbidden"
+	if apierrors.IsNotFound(err) {
+		why = "the server does not serve " + kind.GVR.GroupVersion().String()
+	} else if m := forbiddenUser.FindStringSubmatch(err.Error()); m != nil {
+		why += fmt.Sprintf(" for user %q", m[1])
+	}
+	return clean(fmt.Sprintf("cannot list %s (%s): the verdicts of %s may be approximate",
+		kind.GVR.GroupResource(), why, strings.Join(kind.Plugins, ", ")))
 }
 
 // eachItem calls fn for every item of the paged list that list returns,

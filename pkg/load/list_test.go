@@ -17,7 +17,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -519,4 +521,111 @@ func ExampleList() {
 	}
 	fmt.Println(c.Source, len(c.Nodes), len(c.Pods))
 	// Output: cluster https://127.0.0.1:6443 1 1
+}
+
+// TestListKinds lists the scheduling kinds besides nodes and pods: objects
+// in the order of the kinds asked for, each kind in list order and paged,
+// with managedFields dropped; a kind the user may not list (403) or the
+// server does not serve (404) is a warning naming the plugins whose
+// verdicts become approximate, and is recorded in Unlisted.
+func TestListKinds(t *testing.T) {
+	var s server
+	client := newClient(s.nodes(testNodes), s.pods(testPods))
+	client.PrependReactor("list", "persistentvolumeclaims", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		from, to, next := s.record(action, 3)
+		list := &corev1.PersistentVolumeClaimList{ListMeta: metav1.ListMeta{Continue: next}}
+		for i := from; i < to; i++ {
+			list.Items = append(list.Items, corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "db", Name: fmt.Sprintf("data-%d", i), ManagedFields: managed}})
+		}
+		return true, list, nil
+	})
+	client.PrependReactor("list", "storageclasses", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		s.record(action, 1)
+		return true, &storagev1.StorageClassList{Items: []storagev1.StorageClass{{ObjectMeta: metav1.ObjectMeta{Name: "fast"}}}}, nil
+	})
+	client.PrependReactor("list", "poddisruptionbudgets", failWith(apierrors.NewForbidden(schema.GroupResource{Group: "policy", Resource: "poddisruptionbudgets"}, "",
+		errors.New(`User "jane" cannot list resource "poddisruptionbudgets" in API group "policy" at the cluster scope`))))
+	client.PrependReactor("list", "resourceclaims", failWith(apierrors.NewNotFound(schema.GroupResource{Group: "resource.k8s.io", Resource: "resourceclaims"}, "")))
+	kinds := []SchedulingKind{kindOfResource(t, "storageclasses"), kindOfResource(t, "poddisruptionbudgets"), kindOfResource(t, "persistentvolumeclaims"), kindOfResource(t, "resourceclaims")}
+
+	var warnings bytes.Buffer
+	c, err := List(context.Background(), client, ListOptions{PageSize: 2, Kinds: kinds, Warnings: &warnings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range c.Objects {
+		m, _ := meta.Accessor(o)
+		if len(m.GetManagedFields()) > 0 {
+			t.Errorf("%s kept its managedFields", m.GetName())
+		}
+		got = append(got, fmt.Sprintf("%T %s", o, m.GetName()))
+	}
+	want := []string{"*v1.StorageClass fast", "*v1.PersistentVolumeClaim data-0", "*v1.PersistentVolumeClaim data-1", "*v1.PersistentVolumeClaim data-2"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("objects (-want,+got):\n%s", diff)
+	}
+	if n := len(s.requests["persistentvolumeclaims"]); n != 2 {
+		t.Errorf("%d PVC list requests, want 2 pages of 2", n)
+	}
+	wantWarnings := `warning: cannot list poddisruptionbudgets.policy (forbidden for user "jane"): the verdicts of DefaultPreemption may be approximate
+warning: cannot list resourceclaims.resource.k8s.io (the server does not serve resource.k8s.io/v1): the verdicts of DynamicResources may be approximate
+`
+	if diff := cmp.Diff(wantWarnings, warnings.String()); diff != "" {
+		t.Errorf("warnings (-want,+got):\n%s", diff)
+	}
+	if len(c.Unlisted) != 2 || c.Unlisted[0].Kind != "PodDisruptionBudget" || c.Unlisted[1].Kind != "ResourceClaim" {
+		t.Errorf("Unlisted = %v", c.Unlisted)
+	}
+	if len(c.Nodes) != len(testNodes) || len(c.Pods) != len(testPods) {
+		t.Errorf("%d nodes, %d pods", len(c.Nodes), len(c.Pods))
+	}
+}
+
+// TestListKindsOtherErrorsFail: other failures listing a scheduling kind
+// fail the listing, as for nodes and pods.
+func TestListKindsOtherErrorsFail(t *testing.T) {
+	var s server
+	client := newClient(s.nodes(testNodes), s.pods(testPods))
+	client.PrependReactor("list", "services", failWith(apierrors.NewInternalError(errors.New("etcd is sad"))))
+	_, err := List(context.Background(), client, ListOptions{Kinds: []SchedulingKind{kindOfResource(t, "services")}})
+	if err == nil || err.Error() != "cannot list services: Internal error occurred: etcd is sad" {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestListEveryKind lists every scheduling kind through client-go's fake,
+// which serves each from its tracker: every kind has a lister.
+func TestListEveryKind(t *testing.T) {
+	client := fake.NewClientset(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n"}}, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "default"}})
+	c, err := List(context.Background(), client, ListOptions{Kinds: SchedulingKinds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Objects) != 1 || c.Unlisted != nil {
+		t.Errorf("objects %v, unlisted %v: want the namespace", c.Objects, c.Unlisted)
+	}
+	c, err = List(context.Background(), client, ListOptions{})
+	if err != nil || c.Objects != nil {
+		t.Errorf("no kinds asked for: objects %v, %v", c.Objects, err)
+	}
+}
+
+func kindOfResource(t *testing.T, resource string) SchedulingKind {
+	t.Helper()
+	for _, k := range SchedulingKinds {
+		if k.GVR.Resource == resource {
+			return k
+		}
+	}
+	t.Fatalf("no scheduling kind %s", resource)
+	return SchedulingKind{}
+}
+
+func TestProgressLineWithObjects(t *testing.T) {
+	p := &progress{nodes: newCounter(), pods: newCounter(), objects: newCounter()}
+	p.objects.listed.Store(1500)
+	if got, want := p.line(), "listed 0 nodes, 0 pods, 1,500 other objects"; got != want {
+		t.Errorf("line %q, want %q", got, want)
+	}
 }

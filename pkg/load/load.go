@@ -1,22 +1,32 @@
-// Package load gets the Nodes and Pods that kube-scheduler's informers would
-// deliver to its cache, either by listing a live cluster (List) or by reading
-// manifests and `kubectl get -o yaml|json` output (ReadFiles).
+// Package load gets the objects kube-scheduler's informers would deliver,
+// either by listing a live cluster (List) or by reading manifests and
+// `kubectl get -o yaml|json` output (ReadFiles).
 //
 // Both return a *Cluster: every Node, and every Pod that is not terminal
 // (phase Succeeded or Failed), assigned to a node or not, in list order, with
 // metadata.managedFields dropped as the scheduler's informer transform does
-// since v1.29. Pods read from files are also defaulted the way the API server
-// would have stored them (see DefaultPod), because the scheduler only ever
-// sees stored objects.
+// since v1.29; on request, the objects of SchedulingKinds too. Pods read
+// from files are also defaulted the way the API server would have stored
+// them (see DefaultPod), because the scheduler only ever sees stored
+// objects. Both share the per-object handling (collect.go).
+//
+// Files, directories, globs, URLs and stdin go through one reader: a
+// cutter splits the bytes into documents and List items without recursion
+// and within Limits (cut.go, jsonscan.go, yamlsplit.go), one decode step
+// turns each into its typed object on every core (decode.go), and a
+// collector adds them in input order as an informer would see them
+// (collect.go). ReadFile gives other readers of user input (simulate's
+// --script) the same bounds.
 //
 // Both are built for clusters of the published limits (5,000 nodes, 150,000
 // pods): objects are handled as they arrive (List's pages, the items of a
-// JSON List), never held twice, slimmed of what no accounting reads
-// (slim.go) and share equal values (share.go). Like an informer's, they must
-// be treated as read-only; DeepCopy one to change it.
+// List), never held twice, slimmed of what no accounting reads (slim.go)
+// and share equal values (share.go). Like an informer's, they must be
+// treated as read-only; DeepCopy one to change it.
 //
 // Failures are returned as *Error, whose Kind (Forbidden, Unauthorized,
-// Unreachable, InvalidInput, Other) lets callers choose exit codes.
+// Unreachable, InvalidInput, Other) lets callers choose exit codes; every
+// message is one line without control characters (EscapeLine).
 package load
 
 import (
@@ -41,6 +51,10 @@ type Cluster struct {
 	// per item, of the kinds listed in SchedulingKinds, in list (or file)
 	// order. Nil when the input had none or when they were not asked for.
 	Objects []runtime.Object
+	// Unlisted are the kinds ListOptions.Kinds asked for that could not be
+	// listed (forbidden, or not served): decisions that read them are
+	// approximate. Always nil for files.
+	Unlisted []SchedulingKind
 	// Source describes where the objects came from, e.g.
 	// "cluster https://127.0.0.1:6443" or "file examples/cluster.yaml".
 	Source string

@@ -59,19 +59,20 @@ func (c *counter) String() string {
 
 // progress writes a single, updating "listed N nodes, M pods" line.
 type progress struct {
-	out         io.Writer
-	clock       clock.WithTicker
-	nodes, pods *counter
-	stop, done  chan struct{}
+	out                  io.Writer
+	clock                clock.WithTicker
+	nodes, pods, objects *counter // objects: nil when none are listed
+	stop, done           chan struct{}
 }
 
-// startProgress starts writing progress to out for a listing that starts now.
+// startProgress starts writing progress to out for a listing that starts now;
+// objects, when not nil, counts the objects of other kinds.
 // Nothing is written during the first progressDelay; after that the line is
 // rewritten (carriage return) at most every progressInterval, and Stop ends
 // it with a newline. The ticker is created before startProgress returns, so a
 // fake clock in tests sees it.
-func startProgress(out io.Writer, clk clock.WithTicker, nodes, pods *counter) *progress {
-	p := &progress{out: out, clock: clk, nodes: nodes, pods: pods, stop: make(chan struct{}), done: make(chan struct{})}
+func startProgress(out io.Writer, clk clock.WithTicker, nodes, pods, objects *counter) *progress {
+	p := &progress{out: out, clock: clk, nodes: nodes, pods: pods, objects: objects, stop: make(chan struct{}), done: make(chan struct{})}
 	start := clk.Now()
 	ticker := clk.NewTicker(progressInterval)
 	go p.run(start, ticker)
@@ -111,6 +112,9 @@ func (p *progress) Stop() {
 }
 
 func (p *progress) line() string {
+	if p.objects != nil {
+		return fmt.Sprintf("listed %s nodes, %s pods, %s other objects", p.nodes, p.pods, p.objects)
+	}
 	return fmt.Sprintf("listed %s nodes, %s pods", p.nodes, p.pods)
 }
 

@@ -6,6 +6,7 @@ package model
 
 import (
 	"fmt"
+	"io"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -22,8 +23,18 @@ type Model struct {
 	// Pending are the unassigned pods, in list order: the scheduler's queue,
 	// not its cache, holds them.
 	Pending []*v1.Pod
+	// Refused are the assigned pods the cache refused to add, in list order,
+	// with its error: the scheduler logs such an error and goes on without
+	// the pod (e.g. a second pod with the UID of one already added).
+	Refused []Refused
 	// Source describes where the objects came from.
 	Source string
+}
+
+// Refused is a pod the cache refused, and the error AddPod returned.
+type Refused struct {
+	Pod *v1.Pod
+	Err error
 }
 
 // Build adds cluster's nodes (in list order, so the NodeTree matches a
@@ -32,7 +43,11 @@ type Model struct {
 // opts. A fresh generation counter is used unless opts sets one, so the same
 // input always gives the same generations.
 //
-// It returns an error naming the pod if the cache refuses one (duplicate UID).
+// A pod the cache refuses (AddPod fails, e.g. for a UID already added by
+// another pod) is left out and recorded in Model.Refused, as kube-scheduler
+// v1.36 logs "Scheduler cache AddPod failed" and goes on
+// (pkg/scheduler/eventhandlers.go, addPodToCache): the first pod stays.
+// The error is always nil; it is kept for callers that check it.
 func Build(cluster *load.Cluster, opts cache.Options) (*Model, error) {
 	if opts.Generations == nil {
 		opts.Generations = &cache.GenerationCounter{}
@@ -47,10 +62,22 @@ func Build(cluster *load.Cluster, opts cache.Options) (*Model, error) {
 			continue
 		}
 		if err := m.Cache.AddPod(p); err != nil {
-			return nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+			m.Refused = append(m.Refused, Refused{Pod: p, Err: err})
 		}
 	}
 	return m, nil
+}
+
+// WriteWarnings writes one warning line per refused pod, with the cache's
+// error as the scheduler logs it, then a count when there were several.
+func (m *Model) WriteWarnings(w io.Writer) {
+	for _, r := range m.Refused {
+		fmt.Fprintln(w, load.EscapeLine(fmt.Sprintf("warning: Scheduler cache AddPod failed for pod %q: %v; the pod is left out, as kube-scheduler does",
+			r.Pod.Namespace+"/"+r.Pod.Name, r.Err)))
+	}
+	if n := len(m.Refused); n > 1 {
+		fmt.Fprintf(w, "warning: %d pods refused by the cache\n", n)
+	}
 }
 
 // NominatedPods maps node name to the pending pods nominated to it

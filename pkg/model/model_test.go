@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -48,10 +49,58 @@ func TestBuild(t *testing.T) {
 	}
 }
 
+// TestBuildDuplicateUID: a second pod with the UID of one already added is
+// refused by the cache, as kube-scheduler's AddPod refuses it (v1.36.3
+// pkg/scheduler/backend/cache/cache.go: "pod %v(%v) was already in added
+// state", keyed by UID and naming the new pod), which the scheduler logs
+// and goes on: the first pod stays, the build succeeds.
 func TestBuildDuplicateUID(t *testing.T) {
-	c := &load.Cluster{Pods: []*v1.Pod{pod("a", "n1", ""), pod("a", "n1", "")}}
-	_, err := Build(c, cache.Options{})
-	if err == nil || !strings.Contains(err.Error(), "pod ns/a: pod a(ns/a) was already in added state") {
-		t.Errorf("error %v", err)
+	first := pod("a", "n1", "")
+	second := pod("b", "n2", "")
+	second.UID = first.UID
+	third := pod("c", "n1", "")
+	c := &load.Cluster{Pods: []*v1.Pod{first, second, third}}
+	m, err := Build(c, cache.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
+	d := m.Cache.Dump()
+	if got := podNames(d.Nodes["n1"].Pods); len(got) != 2 || got[0] != "a" || got[1] != "c" {
+		t.Errorf("n1 holds %v, want [a c]: the first pod stays and the run goes on", got)
+	}
+	if _, ok := d.Nodes["n2"]; ok {
+		t.Errorf("n2 exists: the refused pod was added")
+	}
+	if len(m.Refused) != 1 || m.Refused[0].Pod != second {
+		t.Fatalf("refused %v, want the second pod", m.Refused)
+	}
+	var w strings.Builder
+	m.WriteWarnings(&w)
+	want := `warning: Scheduler cache AddPod failed for pod "ns/b": pod a(ns/b) was already in added state; the pod is left out, as kube-scheduler does` + "\n"
+	if w.String() != want {
+		t.Errorf("warnings:\n got %q\nwant %q", w.String(), want)
+	}
+}
+
+func TestWriteWarningsCountsAndEscapes(t *testing.T) {
+	m := &Model{Refused: []Refused{
+		{Pod: pod("x\x1b[31m", "n", ""), Err: errors.New("line\nbreak")},
+		{Pod: pod("y", "n", ""), Err: errors.New("e")},
+	}}
+	var w strings.Builder
+	m.WriteWarnings(&w)
+	want := "warning: Scheduler cache AddPod failed for pod \"ns/x\\x1b[31m\": line break; the pod is left out, as kube-scheduler does\n" +
+		"warning: Scheduler cache AddPod failed for pod \"ns/y\": e; the pod is left out, as kube-scheduler does\n" +
+		"warning: 2 pods refused by the cache\n"
+	if w.String() != want {
+		t.Errorf("warnings:\n got %q\nwant %q", w.String(), want)
+	}
+}
+
+func podNames(infos []*cache.PodInfo) []string {
+	var names []string
+	for _, p := range infos {
+		names = append(names, p.Pod.Name)
+	}
+	return names
 }

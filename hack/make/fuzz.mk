@@ -1,0 +1,29 @@
+# Fuzzing and hostile input (included by the top Makefile).
+#
+#   make fuzz      run each Go native fuzz target for FUZZTIME (20s): the
+#                  reader of -f input (pkg/load FuzzReadFiles), seeded with
+#                  the hostile shapes; a failing input is written to the
+#                  package's testdata/fuzz/ and fails the target
+#   make hostile   the hostile-input suite (test/hostile, build tag
+#                  `hostile`): every hostile shape generated at test time and
+#                  fed to the real plugin binary, asserting exit code, a
+#                  one-line error without control bytes, the time and the
+#                  peak RSS (HOSTILE_MAX_RSS, default 1 GiB)
+#
+# Both run from `make test`. Add a fuzz target as package:Func to
+# FUZZ_TARGETS.
+
+FUZZTIME ?= 20s
+FUZZ_TARGETS ?= ./pkg/load:FuzzReadFiles
+HOSTILE_FLAGS ?=
+
+.PHONY: fuzz hostile
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t##*:}; \
+		echo "fuzz $$pkg $$fn for $(FUZZTIME)"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime=$(FUZZTIME); \
+	done
+
+hostile: build
+	SCHEDCACHE_PLUGIN=$(abspath $(BIN)) $(GO) test -tags hostile -count=1 -timeout 10m $(HOSTILE_FLAGS) ./test/hostile/...

@@ -1,0 +1,407 @@
+package load
+
+// This file holds what happens to each object once decoded, for files and
+// live lists alike: the informer's transform (managedFields dropped),
+// defaulting of objects from files, slimming and sharing, the terminal-pod
+// skip; and, for files, what an informer would make of the input: one
+// object per kind and namespace/name, a later object replacing an earlier
+// one as an update does.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/yaml"
+)
+
+// prepareNode makes node what the scheduler's informer delivers: without
+// managedFields (and TypeMeta, as a typed client delivers it). Nodes from
+// files are defaulted as the API server would have stored them.
+func prepareNode(node *corev1.Node, share *listSharer, fromFile bool) {
+	node.TypeMeta, node.ManagedFields = metav1.TypeMeta{}, nil
+	if fromFile {
+		DefaultNode(node)
+	}
+	share.node(node)
+}
+
+// preparePod does for a pod what prepareNode does for a node, and slims it
+// (slimPod). It returns false for a terminal pod, which the scheduler's
+// informer never delivers (the caller drops it). Pods from files get the
+// namespace "default" when they have none and are defaulted (DefaultPod);
+// it returns true when it derived the pod's UID (DerivedUID).
+func preparePod(pod *corev1.Pod, share *listSharer, fromFile bool) (keep, derived bool) {
+	if terminal(pod) {
+		return false, false
+	}
+	pod.TypeMeta, pod.ManagedFields = metav1.TypeMeta{}, nil
+	if fromFile {
+		if pod.Namespace == "" {
+			pod.Namespace = metav1.NamespaceDefault
+		}
+		if pod.UID == "" {
+			pod.UID, derived = DerivedUID(pod.Namespace, pod.Name), true
+		}
+		DefaultPod(pod)
+	}
+	slimPod(pod)
+	share.pod(pod)
+	return true, derived
+}
+
+// prepareObject drops managedFields and TypeMeta from an object of a
+// scheduling kind.
+func prepareObject(obj kruntime.Object) {
+	if m, err := meta.Accessor(obj); err == nil {
+		m.SetManagedFields(nil)
+	}
+	obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+}
+
+// objectKey is an informer's key: the kind and namespace/name.
+type objectKey struct {
+	group, kind, namespace, name string
+}
+
+func (k objectKey) String() string {
+	kind := strings.ToLower(k.kind)
+	if k.namespace == "" {
+		return fmt.Sprintf("%s %q", kind, k.name)
+	}
+	return fmt.Sprintf("%s %q", kind, k.namespace+"/"+k.name)
+}
+
+// kept is where an object of a key was read, and its index in the
+// collector's slice of its kind (-1: not kept, a terminal pod).
+type kept struct {
+	loc   location
+	index int
+}
+
+// collector gathers the objects read from files, in order.
+type collector struct {
+	share   *listSharer
+	objects bool // keep the scheduling kinds
+
+	nodes   []*corev1.Node
+	pods    []*corev1.Pod
+	others  []kruntime.Object
+	keys    map[objectKey]kept
+	removed int // pods replaced by a terminal one: nil in pods until the end
+
+	// For the summary.
+	terminal    int
+	skipped     int // objects of kinds nobody reads
+	derived     int
+	derivedEg   string
+	derivedUID  string
+	replaced    []string // the first maxReplacedLines replacement warnings
+	nReplaced   int
+	warnings    []string // one line each, in order
+	deferred    []*piece // untyped List items waiting for the List's kind
+	skippedSrcs int
+}
+
+// maxReplacedLines is how many replacements are named one by one; the rest
+// are counted.
+const maxReplacedLines = 10
+
+func newCollector(objects bool) *collector {
+	return &collector{share: newListSharer(), objects: objects, keys: map[objectKey]kept{}}
+}
+
+// add adds a decoded piece of src, in order. Untyped List items wait for
+// the end of their List, whose kind may come after them.
+func (c *collector) add(src *source, p *piece, r *reader) error {
+	switch {
+	case p.listEnd:
+		return c.endList(src, p, r)
+	case len(c.deferred) > 0 && p.loc.item > 0, untyped(p):
+		held := *p // the batch, and its text, are reused
+		held.raw = bytes.Clone(p.raw)
+		c.deferred = append(c.deferred, &held)
+		return nil
+	}
+	return c.addFirstOrNot(src, p, r)
+}
+
+// addFirstOrNot adds p; when it is the first piece of src, it first checks
+// that src holds Kubernetes objects: a file found in a directory or by a
+// glob that does not is skipped with a warning.
+func (c *collector) addFirstOrNot(src *source, p *piece, r *reader) error {
+	if !src.started {
+		src.started = true
+		if p.binary && !src.expanded {
+			return inputError(src.name+": binary data, not YAML or JSON", nil)
+		}
+		if why, ok := notObjects(p); ok && src.expanded {
+			c.warnings = append(c.warnings, fmt.Sprintf("skipped %s: %s", src.name, why))
+			c.skippedSrcs++
+			src.skipped = true
+			return nil
+		}
+	}
+	return c.addPiece(p, r)
+}
+
+// untyped reports whether p is a List item without kind, whose List's kind
+// is not known yet (it may come after the items).
+func untyped(p *piece) bool {
+	return p.loc.item > 0 && errors.Is(p.err, errNoKind) && p.header.kind == ""
+}
+
+// addPiece adds a decoded piece, or fails with its error.
+func (c *collector) addPiece(p *piece, r *reader) error {
+	switch {
+	case p.err != nil && kruntime.IsNotRegisteredError(p.err):
+		// A Node or Pod of an apiVersion no scheduler reads.
+		c.warnings = append(c.warnings, fmt.Sprintf("%s: skipped %s %q: apiVersion %q is not one the scheduler reads (v1)",
+			p.loc.prefix(), p.gvk.Kind, objectName(p), p.gvk.GroupVersion().String()))
+		return nil
+	case p.err != nil:
+		return c.pieceError(p)
+	case p.skip:
+		if p.gvk.Kind != "" {
+			c.skipped++
+		}
+		return nil
+	}
+	return c.addObject(p.obj, p.gvk, p.loc, r)
+}
+
+// endList adds the items held until the List's kind was known.
+func (c *collector) endList(src *source, end *piece, r *reader) error {
+	if end.err != nil {
+		return c.pieceError(end)
+	}
+	deferred := c.deferred
+	c.deferred = nil
+	for _, p := range deferred {
+		if untyped(p) {
+			p.err, p.header = nil, end.header
+			r.decodePiece(p)
+		}
+		if err := c.addFirstOrNot(src, p, r); err != nil || src.skipped {
+			return err
+		}
+	}
+	return nil
+}
+
+// endSource adds what src left pending: items of a List that never ended
+// (its end is an error, reported before).
+func (c *collector) endSource(src *source, r *reader) error {
+	if len(c.deferred) > 0 {
+		return c.endList(src, &piece{}, r)
+	}
+	return nil
+}
+
+// notObjects says why a source's first piece shows it holds no Kubernetes
+// objects: binary data, text that is not YAML or JSON, values that are not
+// objects, or objects without a kind outside a declared List.
+func notObjects(p *piece) (string, bool) {
+	var not notAnObject
+	var syntax *jsonSyntaxError
+	var ysyntax *yamlSyntaxError
+	switch {
+	case p.binary:
+		return "binary data, not YAML or JSON", true
+	case errors.As(p.err, &syntax) || errors.As(p.err, &ysyntax):
+		return fmt.Sprintf("not YAML or JSON (%s)", p.err), true
+	case errors.As(p.err, &not):
+		return fmt.Sprintf("not Kubernetes objects (%s: %s)", p.loc.prefix()[len(p.loc.source)+2:], not.what), true
+	case errors.Is(p.err, errNoKind) && !p.header.declared():
+		return fmt.Sprintf("not Kubernetes objects (%s: no \"kind\")", p.loc.prefix()[len(p.loc.source)+2:]), true
+	}
+	return "", false
+}
+
+// pieceError names the piece, and the object when it has a kind and name.
+func (c *collector) pieceError(p *piece) error {
+	loc := p.loc
+	var cut *pieceError
+	if errors.As(p.err, &cut) {
+		loc.doc, loc.item = cut.doc, cut.item
+	}
+	msg := loc.prefix() + ": "
+	if name := objectName(p); name != "" {
+		msg += fmt.Sprintf("%s %q: ", p.gvk.Kind, name)
+	}
+	return inputError(msg+cleanCause(p.err.Error()), p.err)
+}
+
+// objectName reads the name of the object of a piece that failed to decode.
+func objectName(p *piece) string {
+	if p.gvk.Kind == "" || p.raw == nil {
+		return ""
+	}
+	data := p.raw
+	if p.yaml {
+		j, err := yaml.YAMLToJSON(data)
+		if err != nil {
+			return ""
+		}
+		data = j
+	}
+	var named struct {
+		Metadata struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
+	}
+	_ = json.Unmarshal(data, &named)
+	return named.Metadata.Name
+}
+
+// addObject adds one decoded object read at loc.
+func (c *collector) addObject(obj kruntime.Object, gvk schema.GroupVersionKind, loc location, r *reader) error {
+	switch o := obj.(type) {
+	case *corev1.Node:
+		if o.Name == "" {
+			return inputError(fmt.Sprintf("%s: Node without metadata.name", loc.prefix()), nil)
+		}
+		return c.addNode(o, loc)
+	case *corev1.Pod:
+		if o.Name == "" {
+			return inputError(fmt.Sprintf("%s: Pod without metadata.name", loc.prefix()), nil)
+		}
+		return c.addPod(o, loc)
+	}
+	if meta.IsListType(obj) {
+		return c.addList(obj, loc, r)
+	}
+	kind := schedulingKind(gvk)
+	if kind == nil || !c.objects {
+		c.skipped++
+		return nil
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil || m.GetName() == "" {
+		return inputError(fmt.Sprintf("%s: %s without metadata.name", loc.prefix(), gvk.Kind), nil)
+	}
+	prepareObject(obj)
+	key := objectKey{gvk.Group, gvk.Kind, m.GetNamespace(), m.GetName()}
+	if at, ok := c.replace(key, loc); ok {
+		c.others[at] = obj
+		return nil
+	}
+	c.keys[key] = kept{loc, len(c.others)}
+	c.others = append(c.others, obj)
+	return nil
+}
+
+// addList adds the items of a List decoded whole (a List within a YAML
+// document in flow style, or within another List).
+func (c *collector) addList(list kruntime.Object, loc location, r *reader) error {
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return inputError(fmt.Sprintf("%s: %v", loc.prefix(), err), err)
+	}
+	for _, item := range items {
+		if u, ok := item.(*kruntime.Unknown); ok {
+			p := &piece{raw: u.Raw, loc: loc}
+			r.decodePiece(p)
+			if err := c.addPiece(p, r); err != nil {
+				return err
+			}
+			continue
+		}
+		gvks, _, err := scheme.Scheme.ObjectKinds(item)
+		if err != nil {
+			return inputError(fmt.Sprintf("%s: %v", loc.prefix(), err), err)
+		}
+		if err := c.addObject(item, gvks[0], loc, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replace records that key was read at loc. When an object of that key was
+// read before, it warns that the later one replaces it and returns the
+// earlier one's index.
+func (c *collector) replace(key objectKey, loc location) (int, bool) {
+	first, ok := c.keys[key]
+	if !ok {
+		return 0, false
+	}
+	c.nReplaced++
+	if len(c.replaced) < maxReplacedLines {
+		c.replaced = append(c.replaced, fmt.Sprintf("%s in %s replaces the one in %s, as an update would", key, loc, first.loc))
+	}
+	c.keys[key] = kept{loc, first.index}
+	return first.index, first.index >= 0
+}
+
+func (c *collector) addNode(node *corev1.Node, loc location) error {
+	prepareNode(node, c.share, true)
+	key := objectKey{"", "Node", "", node.Name}
+	if at, ok := c.replace(key, loc); ok {
+		c.nodes[at] = node
+		return nil
+	}
+	c.keys[key] = kept{loc, len(c.nodes)}
+	c.nodes = append(c.nodes, node)
+	return nil
+}
+
+func (c *collector) addPod(pod *corev1.Pod, loc location) error {
+	namespace := pod.Namespace
+	if namespace == "" {
+		namespace = metav1.NamespaceDefault
+	}
+	key := objectKey{"", "Pod", namespace, pod.Name}
+	keep, derived := preparePod(pod, c.share, true)
+	if derived {
+		if c.derived == 0 {
+			c.derivedEg, c.derivedUID = pod.Namespace+"/"+pod.Name, string(pod.UID)
+		}
+		c.derived++
+	}
+	at, replacing := c.replace(key, loc)
+	switch {
+	case !keep:
+		c.terminal++
+		if replacing { // the update to a terminal phase takes it out of the informer's view
+			c.pods[at] = nil
+			c.removed++
+			c.keys[key] = kept{loc, -1}
+		} else if _, seen := c.keys[key]; !seen {
+			c.keys[key] = kept{loc, -1}
+		}
+	case replacing:
+		c.pods[at] = pod
+	default:
+		c.keys[key] = kept{loc, len(c.pods)}
+		c.pods = append(c.pods, pod)
+	}
+	return nil
+}
+
+// result returns the pods without those taken out by terminal updates.
+func (c *collector) result() ([]*corev1.Node, []*corev1.Pod, []kruntime.Object) {
+	pods := c.pods
+	if c.removed > 0 {
+		pods = make([]*corev1.Pod, 0, len(c.pods)-c.removed)
+		for _, p := range c.pods {
+			if p != nil {
+				pods = append(pods, p)
+			}
+		}
+	}
+	return c.nodes, pods, c.others
+}
+
+// inputError is an *Error of Kind InvalidInput with msg made safe to print.
+func inputError(msg string, err error) *Error {
+	return &Error{Kind: InvalidInput, Msg: clean(msg), Err: err}
+}

@@ -1,0 +1,245 @@
+package load
+
+// This file decodes pieces into typed objects. It is the one place that
+// turns bytes into objects, for every input: JSON and YAML, documents and
+// List items. decodeTyped is the step a faster decoder would replace.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	kruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
+	"k8s.io/client-go/kubernetes/scheme"
+	sigsjson "sigs.k8s.io/json"
+	"sigs.k8s.io/yaml"
+)
+
+// decodeFunc decodes the JSON of one object of kind gvk into its typed
+// object, exactly as the API server would read it: unknown fields dropped,
+// keys case-sensitive, quantities and ints parsed by apimachinery. Errors
+// are the decoder's. (Keys given twice never reach it: the cutter rejects
+// them in JSON, the YAML conversion in YAML.)
+type decodeFunc func(data []byte, gvk schema.GroupVersionKind) (kruntime.Object, error)
+
+// decodeTyped is the decodeFunc of client-go's scheme and sigs.k8s.io/json,
+// what the API server's JSON serializer runs.
+func decodeTyped(data []byte, gvk schema.GroupVersionKind) (kruntime.Object, error) {
+	obj, err := scheme.Scheme.New(gvk)
+	if err != nil {
+		return nil, err
+	}
+	if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, obj); err != nil {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// kindOf reads the apiVersion and kind of an object's JSON the way the API
+// server's JSON serializer does, taking what is missing from def (the
+// List's item kind) when def is not nil.
+func kindOf(data []byte, def *schema.GroupVersionKind) (schema.GroupVersionKind, error) {
+	gvk, err := kjson.DefaultMetaFactory.Interpret(data)
+	if err != nil {
+		return schema.GroupVersionKind{}, err
+	}
+	if def != nil {
+		if gvk.Kind == "" {
+			gvk.Kind = def.Kind
+		}
+		if gvk.Version == "" && gvk.Group == "" {
+			gvk.Group, gvk.Version = def.Group, def.Version
+		}
+	}
+	return *gvk, nil
+}
+
+// errNoKind and errNoAPIVersion are decoding errors of objects without them.
+var (
+	errNoKind       = errors.New(`the object has no "kind"`)
+	errNoAPIVersion = errors.New(`the object has no "apiVersion"`)
+)
+
+// notAnObject is the decoding error of a value that is not a JSON object.
+type notAnObject struct{ what string }
+
+func (e notAnObject) Error() string { return "not an object but " + e.what }
+
+// decodePiece decodes p in place (p.obj, p.gvk, p.err, p.skip). p.header
+// gives the kind of untyped items.
+func (r *reader) decodePiece(p *piece) {
+	if p.err != nil || p.binary {
+		return
+	}
+	data := p.raw
+	if p.yaml {
+		j, err := yaml.YAMLToJSONStrict(data)
+		if err != nil {
+			p.err = yamlError(err, p)
+			return
+		}
+		data = j
+	}
+	if p.listEnd {
+		if p.yaml {
+			var h struct{ Kind, APIVersion string }
+			_ = json.Unmarshal(data, &h)
+			p.header = listHeader{kind: h.Kind, apiVersion: h.APIVersion}
+		}
+		return
+	}
+	data = bytes.TrimSpace(data)
+	switch {
+	case len(data) == 0 || string(data) == "null":
+		p.skip = true // an empty document
+		return
+	case data[0] != '{':
+		p.err = notAnObject{what: valueKind(data)}
+		return
+	}
+	gvk, err := kindOf(data, p.header.itemKind())
+	switch {
+	case err != nil:
+		p.err = jsonError(err, data, p)
+		return
+	case gvk.Kind == "":
+		p.err = errNoKind
+		return
+	}
+	p.gvk = gvk
+	if !r.wanted(gvk) {
+		p.skip = true
+		return
+	}
+	if gvk.Version == "" {
+		p.err = errNoAPIVersion
+		return
+	}
+	obj, err := r.decode(data, gvk)
+	if err != nil {
+		p.err = jsonError(err, data, p)
+		return
+	}
+	p.obj = obj
+}
+
+// wanted reports whether objects of kind gvk are decoded: nodes, pods,
+// lists (which may hold them), and the scheduling kinds when asked for.
+// Other kinds are counted, not decoded.
+func (r *reader) wanted(gvk schema.GroupVersionKind) bool {
+	switch {
+	case gvk.Kind == "Node" || gvk.Kind == "Pod":
+		return true
+	case strings.HasSuffix(gvk.Kind, "List"):
+		return scheme.Scheme.Recognizes(gvk)
+	}
+	return r.objects && schedulingKind(gvk) != nil
+}
+
+// valueKind names what a JSON value that is not an object is.
+func valueKind(data []byte) string {
+	switch data[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	if data[0] == '-' || data[0] >= '0' && data[0] <= '9' {
+		return "a number"
+	}
+	if len(data) > 20 {
+		data = append(data[:20:20], "…"...)
+	}
+	return strconv.Quote(string(data))
+}
+
+// decodeBatch decodes pieces on every core; they stay in order.
+func (r *reader) decodeBatch(pieces []piece) {
+	workers := min(runtime.GOMAXPROCS(0), len(pieces))
+	if workers <= 1 {
+		for i := range pieces {
+			r.decodePiece(&pieces[i])
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(pieces); i += workers {
+				r.decodePiece(&pieces[i])
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// jsonError words a decoding error of the JSON data of p: a syntax error
+// gets its offset in the source (when p came from JSON) or within the
+// piece; others keep their text.
+func jsonError(err error, data []byte, p *piece) error {
+	if ok, offset := sigsjson.SyntaxErrorOffset(err); ok {
+		// The decoder's message lacks the offset; encoding/json gives both.
+		var raw json.RawMessage
+		var syntax *json.SyntaxError
+		msg := err.Error()
+		if errors.As(json.Unmarshal(data, &raw), &syntax) {
+			msg, offset = syntax.Error(), syntax.Offset
+		}
+		if p.yaml {
+			return fmt.Errorf("json: %s", msg)
+		}
+		return &jsonSyntaxError{offset: p.loc.offset + offset, msg: msg}
+	}
+	return err
+}
+
+var (
+	yamlLine      = regexp.MustCompile(`\bline (\d+)`)
+	yamlDuplicate = regexp.MustCompile(`key (".*") already set in map`)
+)
+
+// yamlError words a YAML conversion error of p with the file's line numbers.
+func yamlError(err error, p *piece) error {
+	msg := oneLine(err.Error())
+	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	msg = strings.TrimPrefix(msg, "unmarshal errors: ")
+	msg = yamlDuplicate.ReplaceAllString(msg, "duplicate key $1")
+	msg = yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
+		n, _ := strconv.Atoi(strings.TrimPrefix(m, "line "))
+		return "line " + strconv.Itoa(p.fileLine(n))
+	})
+	return &yamlSyntaxError{msg}
+}
+
+// yamlSyntaxError is YAML that does not convert to JSON (malformed, a key
+// given twice), with the file's line numbers.
+type yamlSyntaxError struct{ msg string }
+
+func (e *yamlSyntaxError) Error() string { return e.msg }
+
+// fileLine maps line n of p's text to the line of the file.
+func (p *piece) fileLine(n int) int {
+	if p.lineMap == nil {
+		return p.loc.line + n - 1
+	}
+	at := p.lineMap[0]
+	for _, m := range p.lineMap {
+		if m.line <= n {
+			at = m
+		}
+	}
+	return at.fileLine + n - at.line
+}

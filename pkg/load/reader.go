@@ -1,0 +1,162 @@
+package load
+
+// This file runs the reader: for each source, a cutter goroutine cuts its
+// bytes into pieces (cut.go), batches of pieces are decoded on every core
+// (decode.go), and the collector adds the decoded objects in input order
+// (collect.go). At most two batches are in flight, so memory holds the
+// objects kept plus a few megabytes of text, whatever the size of the input.
+
+import (
+	"fmt"
+	"io"
+
+	kruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// batchSize is the number of pieces decoded together: enough to keep every
+// core busy, few enough that the text in flight stays small.
+const batchSize = 256
+
+// batchText is the room a new batch has for its pieces' text: a batch of
+// typical pods (5 KB each as `kubectl get -o json` prints them) fits.
+const batchText = 2 << 20
+
+// piece is one thing cut from a source: a document, a List item, the end of
+// a List, or a failure to read on. Decoding fills obj, gvk, err or skip.
+type piece struct {
+	loc     location
+	raw     []byte // JSON or YAML text of one value; the cutter's until batched
+	yaml    bool
+	lineMap []lineOffset // YAML List ends: where the header's lines are
+	header  listHeader   // items: the List's kind as far as known; ends: the List's
+	listEnd bool
+	binary  bool // the source is binary data
+
+	obj  kruntime.Object
+	gvk  schema.GroupVersionKind
+	err  error // a failure to cut or decode the piece
+	skip bool  // nothing to add: an empty document or an unwanted kind
+}
+
+// location is where a piece was read: the doc-th non-empty document of
+// source and, within a List (or a top-level array), its item-th item (from
+// 1; 0 outside a List). line (YAML) and offset (JSON) locate its text.
+type location struct {
+	source    string
+	doc, item int
+	line      int
+	offset    int64
+}
+
+func (l location) String() string {
+	if l.item > 0 {
+		return fmt.Sprintf("%s document %d item %d", l.source, l.doc, l.item)
+	}
+	return fmt.Sprintf("%s document %d", l.source, l.doc)
+}
+
+// prefix names the piece in an error: "<source>: document n: item m".
+func (l location) prefix() string {
+	if l.item > 0 {
+		return fmt.Sprintf("%s: document %d: item %d", l.source, l.doc, l.item)
+	}
+	return fmt.Sprintf("%s: document %d", l.source, l.doc)
+}
+
+// reader reads sources into a collector.
+type reader struct {
+	limits  Limits
+	objects bool // decode the scheduling kinds too
+	decode  decodeFunc
+	c       *collector
+}
+
+// batch is pieces cut in a row, their text held in one buffer. The reader
+// hands a batch back to the cutter once its objects are added (decoding
+// copies what it keeps), so the text of a large List is cut into a few
+// reused buffers rather than one allocation per item.
+type batch struct {
+	pieces []piece
+	text   []byte
+}
+
+// add appends p, copying its text (which the cutter reuses) into b.
+func (b *batch) add(p piece) {
+	if p.raw != nil {
+		from := len(b.text)
+		b.text = append(b.text, p.raw...)
+		p.raw = b.text[from:len(b.text):len(b.text)]
+	}
+	b.pieces = append(b.pieces, p)
+}
+
+// readSource reads one source through the pipeline. It returns the first
+// error, after which nothing more of the source is read.
+func (r *reader) readSource(src *source, in io.Reader) error {
+	batches := make(chan *batch, 1)
+	free := make(chan *batch, 2)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	next := func() *batch {
+		select {
+		case b := <-free:
+			b.pieces, b.text = b.pieces[:0], b.text[:0]
+			return b
+		default:
+			return &batch{pieces: make([]piece, 0, batchSize), text: make([]byte, 0, batchText)}
+		}
+	}
+	go func() {
+		defer close(done)
+		defer close(batches)
+		b := next()
+		c := &cutter{limit: r.limits.maxDocument(), out: func(p piece) bool {
+			p.loc.source = src.name
+			b.add(p)
+			if len(b.pieces) < batchSize {
+				return true
+			}
+			select {
+			case batches <- b:
+				b = next()
+				return true
+			case <-stop:
+				return false
+			}
+		}}
+		c.cut(in)
+		if len(b.pieces) > 0 {
+			select {
+			case batches <- b:
+			case <-stop:
+			}
+		}
+	}()
+
+	var err error
+	for b := range batches {
+		if err != nil || src.skipped {
+			continue // drain: the cutter stops at its next piece
+		}
+		r.decodeBatch(b.pieces)
+		for i := range b.pieces {
+			if err = r.c.add(src, &b.pieces[i], r); err != nil || src.skipped {
+				close(stop)
+				break
+			}
+		}
+		for i := range b.pieces {
+			b.pieces[i] = piece{} // let the decoded objects go with the collector alone
+		}
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	<-done
+	if err == nil && !src.skipped {
+		err = r.c.endSource(src, r)
+	}
+	return err
+}
