@@ -68,6 +68,8 @@ func (l location) prefix() string {
 type reader struct {
 	limits  Limits
 	objects bool // decode the scheduling kinds too
+	// extra kinds are decoded and kept as well.
+	extra map[schema.GroupKind]bool
 	decode  decodeFunc
 	c       *collector
 }
