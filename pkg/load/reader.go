@@ -69,9 +69,9 @@ type reader struct {
 	limits  Limits
 	objects bool // decode the scheduling kinds too
 	// extra kinds are decoded and kept as well.
-	extra map[schema.GroupKind]bool
-	decode  decodeFunc
-	c       *collector
+	extra  map[schema.GroupKind]bool
+	decode decodeFunc
+	c      *collector
 }
 
 // batch is pieces cut in a row, their text held in one buffer. The reader
