@@ -204,14 +204,17 @@ func asPending(pod *v1.Pod) *v1.Pod {
 // fitPod resolves --pod-file or --pod to the pod to check, or nil.
 func (o *RequestedOptions) fitPod(m *model.Model) (*v1.Pod, error) {
 	if o.PodFile != "" {
-		c, err := load.ReadFiles(load.FileOptions{Filenames: []string{o.PodFile}, Stdin: o.In, Limits: o.Input.Limits()}, o.ErrOut)
+		// A workload: one replica of it, as its controller would create it.
+		w, err := readPodFile(o.PodFile, o.In, o.Input.Limits(), o.ErrOut)
 		if err != nil {
 			return nil, err
 		}
-		if len(c.Pods) != 1 {
-			return nil, fmt.Errorf("--pod-file %s: want exactly one non-terminal pod, found %d", o.PodFile, len(c.Pods))
+		pods, _, err := w.Replicas(1, m.Nodes[:min(1, len(m.Nodes))], nil)
+		if err != nil || len(pods) == 0 {
+			return nil, fmt.Errorf("--pod-file %s: no pod to check: %v", o.PodFile, err)
 		}
-		return c.Pods[0], nil
+		load.DefaultPod(pods[0])
+		return pods[0], nil
 	}
 	if o.Pod == "" {
 		return nil, nil

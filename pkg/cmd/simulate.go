@@ -78,6 +78,7 @@ type SimulateOptions struct {
 	Input         *InputFlags
 	Output        *OutputFlags
 	PodFiles      []string
+	Replicas      int
 	Pending       bool
 	AllNamespaces bool
 	Selector      string
@@ -108,7 +109,7 @@ func NewSimulateOptions(streams genericiooptions.IOStreams) *SimulateOptions {
 	return &SimulateOptions{
 		Input: NewInputFlags(), Output: NewOutputFlags(), Bind: string(simulate.Confirm),
 		BindLatency: simulate.DefaultBindLatency, CleanupPeriod: simulate.DefaultCleanupPeriod,
-		IOStreams: streams,
+		Replicas: -1, IOStreams: streams,
 	}
 }
 
@@ -127,7 +128,8 @@ func NewCmdSimulate(streams genericiooptions.IOStreams) *cobra.Command {
 		Example: simulateExample,
 	}, o.Input, o.Output, validate, o.Run)
 	f := cmd.Flags()
-	f.StringArrayVar(&o.PodFiles, "pod-file", o.PodFiles, "Simulate the pods in these manifests (repeatable)")
+	f.StringArrayVar(&o.PodFiles, "pod-file", o.PodFiles, "Simulate the pods in these manifests, and the replicas of the Deployments, ReplicaSets, StatefulSets, Jobs, CronJobs and DaemonSets in them (repeatable)")
+	f.IntVar(&o.Replicas, "replicas", o.Replicas, "Replicas of each --pod-file workload (default: its own count; a DaemonSet: one per node)")
 	f.BoolVar(&o.Pending, "pending", o.Pending, "Simulate the input's pending (unassigned) pods of the namespace (see -n, -A, -l)")
 	f.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "With --pending, the pending pods of all namespaces")
 	f.StringVarP(&o.Selector, "selector", "l", o.Selector, "With --pending, only pods matching this label selector")
@@ -199,6 +201,10 @@ func (o *SimulateOptions) validateSources() error {
 		return errors.New("-A/--all-namespaces needs --pending")
 	case !o.Pending && o.Selector != "":
 		return errors.New("-l/--selector needs --pending")
+	case o.Replicas != -1 && len(o.PodFiles) == 0:
+		return errors.New("--replicas needs --pod-file")
+	case o.Replicas < -1:
+		return fmt.Errorf("--replicas must not be negative, got %d", o.Replicas)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 	"github.com/schedcache/kubectl-schedcache/pkg/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/simulate"
@@ -37,19 +38,47 @@ func (o *SimulateOptions) podsToSimulate(m *model.Model) ([]*v1.Pod, error) {
 	}
 	var pods []*v1.Pod
 	if len(o.PodFiles) > 0 {
-		c, err := load.ReadFiles(load.FileOptions{Filenames: o.PodFiles, Stdin: o.In, Limits: o.Input.Limits()}, o.ErrOut)
-		if err != nil {
+		var err error
+		if pods, err = o.podFilePods(m); err != nil {
 			return nil, err
 		}
-		if len(c.Pods) == 0 {
-			return nil, fmt.Errorf("--pod-file: no pods in %s", strings.Join(o.PodFiles, ", "))
-		}
-		pods = c.Pods
 	}
 	pending, where := o.pendingPods(m)
 	pods = append(pods, pending...)
 	if len(pods) == 0 && o.Script == "" {
 		return nil, fmt.Errorf("no pods to simulate: no pending pods %s", where)
+	}
+	return pods, nil
+}
+
+// podFilePods reads the --pod-file pods, and the replicas of the
+// workloads in them (their own count, or --replicas).
+func (o *SimulateOptions) podFilePods(m *model.Model) ([]*v1.Pod, error) {
+	c, err := load.ReadFiles(load.FileOptions{Filenames: o.PodFiles, Stdin: o.In, Limits: o.Input.Limits(), ExtraKinds: workloadKinds}, o.ErrOut)
+	if err != nil {
+		return nil, err
+	}
+	pods := c.Pods
+	for _, obj := range c.Objects {
+		w, err := decide.WorkloadOf(obj)
+		if err != nil {
+			continue // a scheduling kind of the pod files, not a workload
+		}
+		n := w.DefaultReplicas
+		if o.Replicas >= 0 {
+			n = o.Replicas
+		}
+		replicas, _, err := w.Replicas(n, m.Nodes, nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range replicas {
+			load.DefaultPod(p)
+		}
+		pods = append(pods, replicas...)
+	}
+	if len(pods) == 0 {
+		return nil, fmt.Errorf("--pod-file: no pods or workloads in %s", strings.Join(o.PodFiles, ", "))
 	}
 	return pods, nil
 }

@@ -196,7 +196,7 @@ func TestSimulateExitCodes(t *testing.T) {
 		{"unknown node", append(base, "--script", script("node.yaml", "- {op: cleanup}\n- {op: cleanup}\n- {op: removeNode, node: z-9}\n")), 2, "script step 3 (removeNode): unknown node z-9"},
 		{"script names the file", append(base, "--script", script("named.yaml", "[]")), 2, "named.yaml: script: no steps"},
 		{"pod file", append(base, "--pod-file", "testdata/pods/small.yaml"), 0, "note: TTL 0"},
-		{"pod file with nodes only", []string{"simulate", "-f", simCluster, "--pod-file", script("nodes.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: x}\n")}, 1, "--pod-file: no pods in"},
+		{"pod file with nodes only", []string{"simulate", "-f", simCluster, "--pod-file", script("nodes.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: x}\n")}, 1, "--pod-file: no pods or workloads in"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -85,7 +85,7 @@ func TestExitCodes(t *testing.T) {
 		{"unknown pod is an error", []string{"requested", "-f", edge, "--pod", "apps/nope"}, 2, "pod apps/nope not found"},
 		// 500m: legacy has no cpu left once the nominated apps/waiting counts.
 		{"pod file", []string{"requested", "-f", edge, "--pod-file", "testdata/pods/small.yaml"}, 1, "filters on 0 of 2 nodes"},
-		{"pod file with two pods", []string{"requested", "-f", edge, "--pod-file", edge}, 2, "want exactly one non-terminal pod"},
+		{"pod file with two pods", []string{"requested", "-f", edge, "--pod-file", edge}, 2, "want exactly one non-terminal Pod or workload"},
 		{"unknown sort column", []string{"requested", "-f", edge, "--sort-by", "age"}, 2,
 			`unknown column "age" in --sort-by: valid columns are NAME, CPU, CPU%, CPU-FREE, MEMORY, MEMORY%, MEMORY-FREE, EPHEMERAL-STORAGE,`},
 		{"unknown column", []string{"snapshot", "-f", edge, "--columns", "node,age"}, 2,

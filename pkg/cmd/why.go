@@ -30,7 +30,10 @@ var whyExample = `  # Why are the pending pods of the current namespace Pending,
   kubectl schedcache why -A --config /etc/kubernetes/scheduler-config.yaml
 
   # From kubectl get -o yaml output instead of the live cluster
-  kubectl schedcache why -A -f cluster.yaml`
+  kubectl schedcache why -A -f cluster.yaml
+
+  # How many replicas of this Deployment would fit, and where? (10 of them)
+  kubectl schedcache why --pod-file deployment.yaml --replicas 10`
 
 // WhyOptions drive "why".
 type WhyOptions struct {
@@ -41,12 +44,16 @@ type WhyOptions struct {
 	// Pods are the POD arguments: NAME (in the namespace of -n or the
 	// kubeconfig context) or NAMESPACE/NAME.
 	Pods []string
+	// PodFile holds a Pod or a workload whose replicas are placed one after
+	// the other (Replicas of them; -1: the workload's own count).
+	PodFile  string
+	Replicas int
 	genericiooptions.IOStreams
 }
 
 // NewWhyOptions returns WhyOptions with defaults.
 func NewWhyOptions(streams genericiooptions.IOStreams) *WhyOptions {
-	return &WhyOptions{Input: NewInputFlags(), Output: NewOutputFlags(), IOStreams: streams}
+	return &WhyOptions{Input: NewInputFlags(), Output: NewOutputFlags(), Replicas: -1, IOStreams: streams}
 }
 
 // NewCmdWhy returns the "why" subcommand.
@@ -83,6 +90,8 @@ unschedulable or gated, 2 error.`,
 	o.Output.AddFlags(cmd)
 	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "Every pending pod of the cluster, whatever its namespace")
 	cmd.Flags().StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file: profiles, plugin weights and arguments, percentageOfNodesToScore")
+	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "A Pod, Deployment, ReplicaSet, StatefulSet, Job, CronJob or DaemonSet: place its replicas one after the other and say how many fit, and where")
+	cmd.Flags().IntVar(&o.Replicas, "replicas", o.Replicas, "With --pod-file, how many replicas to place (default: the workload's own count; a DaemonSet: one per node)")
 	return cmd
 }
 
@@ -93,6 +102,15 @@ func (o *WhyOptions) Validate() error {
 	}
 	if o.AllNamespaces && len(o.Pods) > 0 {
 		return errors.New("-A/--all-namespaces cannot be used with POD arguments")
+	}
+	if o.PodFile != "" && (len(o.Pods) > 0 || o.AllNamespaces) {
+		return errors.New("--pod-file cannot be used with POD arguments or -A")
+	}
+	if o.PodFile == "" && o.Replicas != -1 {
+		return errors.New("--replicas needs --pod-file")
+	}
+	if o.Replicas < -1 {
+		return fmt.Errorf("--replicas must not be negative, got %d", o.Replicas)
 	}
 	o.Input.Objects = true // the objects the plugins read, from -f or listed
 	return nil
@@ -122,6 +140,9 @@ func (o *WhyOptions) run(cmd *cobra.Command) error {
 	m, err := o.Input.BuildModel(cluster, o.ErrOut)
 	if err != nil {
 		return err
+	}
+	if o.PodFile != "" {
+		return o.runReplicas(cmd, m, cluster.Objects, cfg)
 	}
 	targets, err := o.targets(m)
 	if err != nil {

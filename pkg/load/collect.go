@@ -91,6 +91,7 @@ type kept struct {
 type collector struct {
 	share   *listSharer
 	objects bool // keep the scheduling kinds
+	extra   map[schema.GroupKind]bool
 
 	nodes   []*corev1.Node
 	pods    []*corev1.Pod
@@ -115,8 +116,8 @@ type collector struct {
 // are counted.
 const maxReplacedLines = 10
 
-func newCollector(objects bool) *collector {
-	return &collector{share: newListSharer(), objects: objects, keys: map[objectKey]kept{}}
+func newCollector(objects bool, extra map[schema.GroupKind]bool) *collector {
+	return &collector{share: newListSharer(), objects: objects, extra: extra, keys: map[objectKey]kept{}}
 }
 
 // add adds a decoded piece of src, in order. Untyped List items wait for
@@ -280,7 +281,7 @@ func (c *collector) addObject(obj kruntime.Object, gvk schema.GroupVersionKind, 
 		return c.addList(obj, loc, r)
 	}
 	kind := schedulingKind(gvk)
-	if kind == nil || !c.objects {
+	if (kind == nil || !c.objects) && !c.extra[gvk.GroupKind()] {
 		c.skipped++
 		return nil
 	}

@@ -141,7 +141,7 @@ func (r *reader) wanted(gvk schema.GroupVersionKind) bool {
 	case strings.HasSuffix(gvk.Kind, "List"):
 		return scheme.Scheme.Recognizes(gvk)
 	}
-	return r.objects && schedulingKind(gvk) != nil
+	return r.objects && schedulingKind(gvk) != nil || r.extra[gvk.GroupKind()]
 }
 
 // valueKind names what a JSON value that is not an object is.

@@ -6,6 +6,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // StdinSource is how standard input ("-") is named in messages and in
@@ -25,6 +27,9 @@ type FileOptions struct {
 	// Objects keeps the objects of SchedulingKinds in Cluster.Objects; by
 	// default they are skipped like any other kind.
 	Objects bool
+	// ExtraKinds are other kinds kept in Cluster.Objects, e.g. the
+	// workloads of a --pod-file (Deployment, DaemonSet, Job…).
+	ExtraKinds []schema.GroupKind
 	// Limits bound each document; the zero value means the defaults.
 	Limits Limits
 
@@ -87,7 +92,11 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 	if len(opts.Filenames) == 0 {
 		return nil, &Error{Kind: InvalidInput, Msg: "no files to read"}
 	}
-	r := &reader{limits: opts.Limits, objects: opts.Objects, decode: opts.decode, c: newCollector(opts.Objects)}
+	extra := make(map[schema.GroupKind]bool, len(opts.ExtraKinds))
+	for _, gk := range opts.ExtraKinds {
+		extra[gk] = true
+	}
+	r := &reader{limits: opts.Limits, objects: opts.Objects, extra: extra, decode: opts.decode, c: newCollector(opts.Objects, extra)}
 	if r.decode == nil {
 		r.decode = decodeTyped
 	}
@@ -124,7 +133,7 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 	nodes, pods, objects := c.result()
 	c.warn(warnings, notes)
 	source := describeInputs(opts.Filenames)
-	if len(nodes) == 0 && len(pods) == 0 {
+	if len(nodes) == 0 && len(pods) == 0 && (len(opts.ExtraKinds) == 0 || len(objects) == 0) {
 		msg := "no nodes or pods found in " + source
 		if c.skipped > 0 {
 			msg += fmt.Sprintf(" (%s of other kinds)", plural(c.skipped, "object"))

@@ -68,8 +68,10 @@ func (l location) prefix() string {
 type reader struct {
 	limits  Limits
 	objects bool // decode the scheduling kinds too
-	decode  decodeFunc
-	c       *collector
+	// extra kinds are decoded and kept as well.
+	extra  map[schema.GroupKind]bool
+	decode decodeFunc
+	c      *collector
 }
 
 // batch is pieces cut in a row, their text held in one buffer. The reader

@@ -15,6 +15,25 @@ type SchedulingReport struct {
 	// Config names the scheduler configuration: "default" or the --config file.
 	Config string        `json:"config"`
 	Pods   []PodDecision `json:"pods"`
+	// Replicas summarises a --pod-file run: the replicas placed one after
+	// the other, each assumed before the next.
+	Replicas *ReplicaSummary `json:"replicas,omitempty"`
+}
+
+// ReplicaSummary is how many replicas of a Pod or workload fit, and where.
+type ReplicaSummary struct {
+	// Workload is "<Kind> <namespace>/<name>", e.g. "Deployment shop/web".
+	Workload string `json:"workload"`
+	// Requested is the number of replicas asked for (--replicas, else the
+	// workload's own; for a DaemonSet, the number of nodes).
+	Requested int `json:"requested"`
+	// Fit is how many were placed before the first that did not fit (for
+	// a DaemonSet, whose pods are each tied to a node: how many nodes run one).
+	Fit int `json:"fit"`
+	// Nodes maps a node to the replicas placed on it.
+	Nodes map[string]int `json:"nodes"`
+	// FirstUnfit is "namespace/name" of the first replica that did not fit.
+	FirstUnfit string `json:"firstUnfit,omitempty"`
 }
 
 // PodDecision is one pod's scheduling cycle.

@@ -1,0 +1,138 @@
+package cmd
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
+	"github.com/schedcache/kubectl-schedcache/pkg/load"
+	"github.com/schedcache/kubectl-schedcache/pkg/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/printers"
+	"github.com/schedcache/kubectl-schedcache/pkg/views"
+)
+
+// runReplicas answers "how many replicas fit, and where": the pods of the
+// --pod-file's Pod or workload, placed one after the other as the
+// scheduler would place them, each assumed before the next. It stops at the
+// first replica that does not fit (the next ones, identical, would not
+// either), except for a DaemonSet, whose pods are each tied to a node.
+func (o *WhyOptions) runReplicas(cmd *cobra.Command, m *model.Model, objects []runtime.Object, cfg *decide.Config) error {
+	w, err := readPodFile(o.PodFile, o.In, o.Input.Limits(), o.ErrOut)
+	if err != nil {
+		return err
+	}
+	n := w.DefaultReplicas
+	if o.Replicas >= 0 {
+		n = o.Replicas
+	}
+	pods, claims, err := w.Replicas(n, m.Nodes, objects)
+	if err != nil {
+		return err
+	}
+	for _, p := range pods {
+		load.DefaultPod(p)
+	}
+	warnPriority(o, pods)
+	warnMissing(o.ErrOut, pods[:min(1, len(pods))], append(append([]runtime.Object{}, objects...), claims...))
+	verdicts, err := o.place(cmd, m, append(append([]runtime.Object{}, objects...), claims...), cfg, w, pods)
+	if err != nil {
+		return err
+	}
+	report := views.SchedulingReport(m.Source, cfg.Source, verdicts)
+	report.Replicas = replicaSummary(w, len(pods), verdicts)
+	table := func(printers.TableOptions) (*printers.Table, error) { return printers.SchedulingTable(report), nil }
+	var detail func(printers.TableOptions) error
+	if o.Output.Wide() {
+		detail = func(t printers.TableOptions) error { return printers.PrintSchedulingDetails(o.Out, report, t) }
+	}
+	if err := o.Output.PrintTable(o.Out, report, table, detail); err != nil {
+		return err
+	}
+	fmt.Fprintln(o.ErrOut, replicaLine(report))
+	if report.Replicas.Fit < report.Replicas.Requested {
+		return &exitError{code: ExitError, err: errNotScheduled, silent: true}
+	}
+	return nil
+}
+
+// place runs the replicas' cycles in sequence over the model's cache.
+func (o *WhyOptions) place(cmd *cobra.Command, m *model.Model, objects []runtime.Object, cfg *decide.Config, w *decide.Workload, pods []*v1.Pod) ([]*decide.Verdict, error) {
+	seq, err := decide.NewSequence(cmd.Context(), m.Cache, decide.Input{Pending: m.Pending, Objects: objects, Config: cfg})
+	if err != nil {
+		return nil, err
+	}
+	defer seq.Close()
+	var out []*decide.Verdict
+	for _, p := range pods {
+		v, err := seq.Next(cmd.Context(), p)
+		if err != nil {
+			return nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+		out = append(out, v)
+		if v.Result != decide.Scheduled && !w.PerNode {
+			break
+		}
+	}
+	return out, nil
+}
+
+func replicaSummary(w *decide.Workload, requested int, verdicts []*decide.Verdict) *v1alpha1.ReplicaSummary {
+	s := &v1alpha1.ReplicaSummary{Workload: fmt.Sprintf("%s %s/%s", w.Kind, w.Namespace, w.Name), Requested: requested, Nodes: map[string]int{}}
+	for _, v := range verdicts {
+		if v.Result == decide.Scheduled {
+			s.Fit++
+			s.Nodes[v.Node]++
+		} else if s.FirstUnfit == "" {
+			s.FirstUnfit = v.Pod.Namespace + "/" + v.Pod.Name
+		}
+	}
+	return s
+}
+
+// replicaLine is the stderr summary, e.g. "Deployment shop/web: 3 of 5
+// replicas fit (worker-c-2: 2, legacy-c-1: 1); shop/web-…-3 does not".
+func replicaLine(r *v1alpha1.SchedulingReport) string {
+	s := r.Replicas
+	nodes := make([]string, 0, len(s.Nodes))
+	for n := range s.Nodes {
+		nodes = append(nodes, n)
+	}
+	sort.Slice(nodes, func(i, j int) bool {
+		if s.Nodes[nodes[i]] != s.Nodes[nodes[j]] {
+			return s.Nodes[nodes[i]] > s.Nodes[nodes[j]]
+		}
+		return nodes[i] < nodes[j]
+	})
+	var where []string
+	for _, n := range nodes {
+		where = append(where, fmt.Sprintf("%s: %d", n, s.Nodes[n]))
+	}
+	line := fmt.Sprintf("%s: %d of %d replicas fit", s.Workload, s.Fit, s.Requested)
+	if strings.HasPrefix(s.Workload, "DaemonSet ") {
+		line = fmt.Sprintf("%s: runs on %d of %d nodes", s.Workload, s.Fit, s.Requested)
+	}
+	if len(where) > 0 {
+		line += " (" + strings.Join(where, ", ") + ")"
+	}
+	if s.FirstUnfit != "" && !strings.HasPrefix(s.Workload, "DaemonSet ") {
+		line += "; " + s.FirstUnfit + " does not: see its message above"
+	}
+	return line
+}
+
+// warnPriority: the API server's Priority admission gives a pod the
+// value of its priorityClassName; pods made from a file are not admitted.
+func warnPriority(o *WhyOptions, pods []*v1.Pod) {
+	if len(pods) == 0 {
+		return
+	}
+	if p := pods[0]; p.Spec.PriorityClassName != "" && p.Spec.Priority == nil {
+		fmt.Fprintf(o.ErrOut, "warning: the pods name PriorityClass %q but carry no spec.priority; they are evaluated with priority 0 (the API server's admission would set the class's value)\n", p.Spec.PriorityClassName)
+	}
+}
