@@ -179,6 +179,8 @@ func (o *SimulateOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
 	}
+	// Placement runs kube-scheduler's plugins, which read these objects.
+	o.Input.Objects = o.Node == ""
 	checks := []func() error{o.validateSources, o.validateScript, o.validateBind, o.validateTTL, o.validateDurations}
 	for _, check := range checks {
 		if err := check(); err != nil {

@@ -552,8 +552,9 @@ spec:
 		}
 	})
 
-	// simulate: simulate_test.go.
-	checkSimulate(ctx, t, c, kc)
+	// simulate: simulate_test.go. Placement lists the kinds the scheduler's
+	// plugins read, which the reader may not: the decider may.
+	checkSimulate(ctx, t, c, "--kubeconfig="+c.Kubeconfig(framework.UserDecider))
 
 	t.Run("version", func(t *testing.T) {
 		out := mustRun(t, "version")

@@ -25,6 +25,10 @@ const (
 	// UserNoPods may get/list/watch nodes but nothing on pods, for the
 	// Forbidden paths.
 	UserNoPods = "nopods"
+	// UserDecider may get/list/watch nodes, pods and every kind the
+	// scheduler's plugins read (load.SchedulingKinds): the rights of the
+	// README's ClusterRole, for why, requested --pod and simulate.
+	UserDecider = "decider"
 )
 
 type user struct {
@@ -36,6 +40,7 @@ var users = []user{
 	{name: UserAdmin, groups: []string{"system:masters"}},
 	{name: UserReader},
 	{name: UserNoPods},
+	{name: UserDecider},
 }
 
 // startTimeout bounds the whole Start; the apiserver is usually ready in ~3 s

@@ -7,17 +7,29 @@ import (
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/load"
 )
 
 var readVerbs = []string{"get", "list", "watch"}
+
+// deciderRules: nodes and pods, and every scheduling kind.
+func deciderRules() []rbacv1.PolicyRule {
+	rules := []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"nodes", "pods"}, Verbs: readVerbs}}
+	for _, k := range load.SchedulingKinds {
+		rules = append(rules, rbacv1.PolicyRule{APIGroups: []string{k.GVR.Group}, Resources: []string{k.GVR.Resource}, Verbs: readVerbs})
+	}
+	return rules
+}
 
 // setupRBAC grants the reader and nopods users their rights, then waits
 // until the authorizer (which works from informers, so lags the writes)
 // actually allows them, so tests never see a transient Forbidden.
 func (c *Cluster) setupRBAC(ctx context.Context) error {
 	grants := map[string][]rbacv1.PolicyRule{
-		UserReader: {{APIGroups: []string{""}, Resources: []string{"nodes", "pods"}, Verbs: readVerbs}},
-		UserNoPods: {{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: readVerbs}},
+		UserReader:  {{APIGroups: []string{""}, Resources: []string{"nodes", "pods"}, Verbs: readVerbs}},
+		UserNoPods:  {{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: readVerbs}},
+		UserDecider: deciderRules(),
 	}
 	for userName, rules := range grants {
 		name := "schedcache-e2e:" + userName
@@ -35,7 +47,7 @@ func (c *Cluster) setupRBAC(ctx context.Context) error {
 		}
 	}
 
-	reader, nopods := c.Client(UserReader), c.Client(UserNoPods)
+	reader, nopods, decider := c.Client(UserReader), c.Client(UserNoPods), c.Client(UserDecider)
 	one := metav1.ListOptions{Limit: 1}
 	// Any error (Forbidden above all) just means "not yet": poll keeps the
 	// last one for its timeout message.
@@ -47,6 +59,9 @@ func (c *Cluster) setupRBAC(ctx context.Context) error {
 			return false, err
 		}
 		if _, err := nopods.CoreV1().Nodes().List(ctx, one); err != nil {
+			return false, err
+		}
+		if _, err := decider.StorageV1().CSINodes().List(ctx, one); err != nil {
 			return false, err
 		}
 		return true, nil
