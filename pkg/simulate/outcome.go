@@ -11,9 +11,8 @@ func (s *Simulator) result(script bool) *Result {
 	opts := s.opts
 	opts.CleanupPeriod, opts.Until = opts.period(), opts.until()
 	r := &Result{Script: script, Source: s.model.Source, Options: opts, End: s.now, Events: s.events}
-	after := s.model.Cache.Dump()
 	for _, name := range s.touchedInOrder() {
-		r.Nodes = append(r.Nodes, NodeChange{Name: name, Before: s.before[name], After: usageOf(after.Nodes[name])})
+		r.Nodes = append(r.Nodes, NodeChange{Name: name, Before: s.before[name], After: s.usage(name)})
 	}
 	for _, t := range s.pods.order {
 		r.Pods = append(r.Pods, s.outcome(t))

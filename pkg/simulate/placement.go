@@ -133,8 +133,8 @@ func unschedulableNote(v *decide.Verdict) string {
 // it fits or the node has no node object (the cache would create a
 // placeholder, which has nothing allocatable and is not checked).
 func (s *Simulator) fitReasons(req *cache.Resource, node string) []string {
-	ni := s.model.Cache.Dump().Nodes[node]
-	if ni == nil || ni.Node() == nil {
+	ni, ok := s.model.Cache.GetNodeInfo(node)
+	if !ok || ni.Node() == nil {
 		return nil
 	}
 	return cache.InsufficientResources(req, ni)

@@ -196,7 +196,7 @@ func (s *Simulator) knownNode(name string) bool {
 	if _, ok := s.nodes[name]; ok {
 		return true
 	}
-	_, ok := s.model.Cache.Dump().Nodes[name]
+	_, ok := s.model.Cache.GetNodeInfo(name)
 	return ok
 }
 

@@ -98,7 +98,8 @@ func (s *Simulator) observe(t cache.Transition) {
 
 var errRanTwice = errors.New("a Simulator runs only once")
 
-// begin starts recording and remembers every NodeInfo for the node summary.
+// begin starts recording and remembers every NodeInfo for the node summary
+// (the one copy of the whole cache a run makes).
 func (s *Simulator) begin() error {
 	if s.ran {
 		return errRanTwice
@@ -160,11 +161,10 @@ func (s *Simulator) recordTransitions(kind, note string, err error) bool {
 // requests of the pods expired after it on the same node (exactly what
 // removal subtracts: the cached pod's computed resource).
 func (s *Simulator) setUsages(events []Event) {
-	nodes := s.model.Cache.Dump().Nodes
 	later := map[string]*Usage{}
 	for i := len(events) - 1; i >= 0; i-- {
 		e := &events[i]
-		e.Usage = plus(usageOf(nodes[e.Node]), later[e.Node])
+		e.Usage = plus(s.usage(e.Node), later[e.Node])
 		if e.Kind != EventExpire {
 			continue
 		}
@@ -210,7 +210,7 @@ func (s *Simulator) emit(e Event) {
 	if e.Node != "" {
 		s.touch(e.Node)
 		if e.Usage == nil {
-			e.Usage = usageOf(s.model.Cache.Dump().Nodes[e.Node])
+			e.Usage = s.usage(e.Node)
 		}
 	}
 	s.events = append(s.events, e)
@@ -221,6 +221,16 @@ func (s *Simulator) touch(node string) {
 		s.touchedSet[node] = true
 		s.touched = append(s.touched, node)
 	}
+}
+
+// usage is the NodeInfo of node now, nil when the cache has none: one
+// lookup, not a Dump of the whole cache.
+func (s *Simulator) usage(node string) *Usage {
+	ni, ok := s.model.Cache.GetNodeInfo(node)
+	if !ok {
+		return nil
+	}
+	return usageOf(ni)
 }
 
 func usageOf(ni *cache.NodeInfo) *Usage {
