@@ -6,6 +6,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 )
 
@@ -41,16 +42,13 @@ func BenchmarkRunTimeline(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				s, err := New(c, Options{Node: bc.node})
-				if err != nil {
-					b.Fatal(err)
-				}
+				s := newSim(b, c, Options{Node: bc.node})
 				b.StartTimer()
 				res, err := s.Run(s.Model().Pending)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if len(res.Pods) != 100 || res.Pods[99].State != "Added" {
+				if len(res.Pods) != 100 || res.Pods[99].State != string(cache.StateAdded) {
 					b.Fatalf("last pod %+v", res.Pods[99])
 				}
 				s.Close()

@@ -6,6 +6,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 )
@@ -89,11 +90,11 @@ func (s *Simulator) Close() {
 
 // rejections lists, for an unschedulable verdict, each evaluated node with
 // the Filter plugin that rejected it and its reasons.
-func rejections(v *decide.Verdict) []NodeReasons {
-	var out []NodeReasons
+func rejections(v *decide.Verdict) []v1alpha1.NodeReasons {
+	var out []v1alpha1.NodeReasons
 	for _, n := range v.Nodes {
 		if !n.Feasible {
-			out = append(out, NodeReasons{Node: n.Name, Plugin: n.Plugin, Reasons: n.Reasons})
+			out = append(out, v1alpha1.NodeReasons{Node: n.Name, Plugin: n.Plugin, Reasons: n.Reasons})
 		}
 	}
 	return out
