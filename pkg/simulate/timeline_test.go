@@ -278,3 +278,21 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestQueued: the queue placement sees holds the pending pods the cache
+// does not: p1 (its bind failed: forgotten) and p3 (never simulated), not
+// p2 (confirmed: Added).
+func TestQueued(t *testing.T) {
+	p1, p2, p3 := pod("ns", "p1", "", "1", "1Gi"), pod("ns", "p2", "", "1", "1Gi"), pod("ns", "p3", "", "1", "1Gi")
+	s := newSim(t, cluster([]*v1.Node{node("n1", "", "4", "4Gi", "10")}, p1, p2, p3), Options{BindFor: map[string]Outcome{"ns/p1": Fail}})
+	if _, err := s.Run([]*v1.Pod{p1, p2}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range s.queued(p3) {
+		got = append(got, p.Name)
+	}
+	if want := []string{"p1", "p3"}; !cmp.Equal(got, want) {
+		t.Errorf("queued %v, want %v", got, want)
+	}
+}
