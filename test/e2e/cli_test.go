@@ -440,7 +440,7 @@ spec:
 	})
 
 	t.Run("next-nodes", func(t *testing.T) {
-		o := decodeKind[v1alpha1.NodeOrder](t, "NodeOrder", mustRun(t, "next-nodes", kc, "-n", "10", "-o", "json"))
+		o := decodeKind[v1alpha1.NodeOrder](t, "NodeOrder", mustRun(t, "next-nodes", kc, "--count", "10", "-o", "json"))
 		if o.NumNodes != 8 {
 			t.Errorf("numNodes %d, want 8 (the placeholder is not in the NodeTree)", o.NumNodes)
 		}
@@ -460,7 +460,7 @@ spec:
 		// cursors reset and round 2 starts with node-01, node-03.
 		want := append(slices.Clone(richNextOrder), "node-01", "node-03")
 		if !slices.Equal(got, want) {
-			t.Errorf("next-nodes -n 10 order %v, want %v", got, want)
+			t.Errorf("next-nodes --count 10 order %v, want %v", got, want)
 		}
 		if wantRounds := []int{1, 1, 1, 1, 1, 1, 1, 1, 2, 2}; !slices.Equal(rounds, wantRounds) {
 			t.Errorf("rounds %v, want %v", rounds, wantRounds)
