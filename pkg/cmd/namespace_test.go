@@ -166,6 +166,7 @@ func TestSuggestions(t *testing.T) {
 	}{
 		{[]string{"dumpp"}, `error: unknown command "dumpp" for "kubectl schedcache" (did you mean "dump"?); see 'kubectl schedcache --help'` + "\n"},
 		{[]string{"snapshto"}, `(did you mean "snapshot"?)`},
+		{[]string{"dumpp", "-f", edgeCluster}, `unknown command "dumpp" for "kubectl schedcache" (did you mean "dump"?)`},
 		{[]string{"dump", "--nodee", "x"}, `error: unknown flag: --nodee (did you mean "--node"?)` + "\n"},
 		{[]string{"requested", "--sort", "cpu"}, `(did you mean "--sort-by"?)`},
 		{[]string{"dump", "--zzzzzz"}, "error: unknown flag: --zzzzzz\n"},

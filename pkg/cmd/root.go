@@ -43,13 +43,19 @@ never a node's totals. A pod named without its namespace (why POD, requested
 	root.PersistentFlags().BoolVarP(&quiet.on, "quiet", "q", false,
 		"Print no notes, warnings or progress on stderr (errors still go there), for scripts")
 	root.SuggestionsMinimumDistance = 2
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError(withFlagSuggestion(c, err)) })
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
 			return usageError(fmt.Errorf("unknown command %q for %q%s; see '%s --help'", args[0], cmd.CommandPath(), didYouMean(cmd.SuggestionsFor(args[0])), cmd.CommandPath()))
 		}
 		return nil
 	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// "dumpp -f x": the mistyped command, not the root's lack of -f.
+		if c == root && c.Flags().NArg() > 0 {
+			return root.Args(c, c.Flags().Args())
+		}
+		return usageError(withFlagSuggestion(c, err))
+	})
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	root.AddCommand(
 		NewCmdDump(streams),
