@@ -171,6 +171,7 @@ func TestSuggestions(t *testing.T) {
 		{[]string{"requested", "--sort", "cpu"}, `(did you mean "--sort-by"?)`},
 		{[]string{"dump", "--zzzzzz"}, "error: unknown flag: --zzzzzz\n"},
 		{[]string{"completion", "tcsh"}, `unknown command "tcsh"`},
+		{[]string{"help", "dumpp"}, `error: unknown help topic "dumpp" (did you mean "dump"?); see 'kubectl schedcache --help'` + "\n"},
 		{[]string{"version", "extra"}, `unexpected argument "extra"`},
 	}
 	for _, tc := range tests {
@@ -181,8 +182,12 @@ func TestSuggestions(t *testing.T) {
 	}
 }
 
-// TestHelpExitCodes: the exit-code table is in --help, one line per code.
+// TestHelpExitCodes: the exit-code table is in --help, one line per code;
+// "help dump" is dump's help.
 func TestHelpExitCodes(t *testing.T) {
+	if r := run(t, "", "help", "dump"); r.code != 0 || !strings.HasPrefix(r.stdout, "Print what kube-scheduler's cache holds") {
+		t.Errorf("help dump: exit %d\n%s", r.code, r.stdout)
+	}
 	r := run(t, "", "--help")
 	for _, want := range []string{"Exit codes:\n  0    success", "\n  1    runtime error", "\n  2    usage error", "\n  3    compare, diff", "\n  130  interrupted"} {
 		if !strings.Contains(r.stdout, want) {

@@ -6,6 +6,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -68,6 +69,7 @@ never a node's totals. A pod named without its namespace (why POD, requested
 		NewCmdDiff(streams),
 		NewCmdVersion(streams),
 	)
+	root.SetHelpCommand(newCmdHelp(root))
 	// cobra's completion command: a wrong shell is a usage error too.
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
@@ -82,6 +84,35 @@ never a node's totals. A pod named without its namespace (why POD, requested
 		}
 	}
 	return root
+}
+
+// newCmdHelp replaces cobra's help command, which prints "Unknown help
+// topic" and exits 0: an unknown topic is a usage error, with a suggestion.
+func newCmdHelp(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		ValidArgsFunction: func(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			if len(args) == 0 {
+				for _, c := range root.Commands() {
+					if c.IsAvailableCommand() && strings.HasPrefix(c.Name(), toComplete) {
+						names = append(names, c.Name())
+					}
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			c, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 {
+				topic := strings.Join(args, " ")
+				return usageError(fmt.Errorf("unknown help topic %q%s; see '%s --help'", topic, didYouMean(root.SuggestionsFor(args[0])), root.CommandPath()))
+			}
+			c.InitDefaultHelpFlag()
+			return c.Help()
+		},
+	}
 }
 
 // usageArgs makes c's argument errors usage errors (exit 2).
