@@ -91,7 +91,7 @@ func (o *DumpOptions) validate(cmd *cobra.Command) error {
 // --watch it then follows the cluster.
 func (o *DumpOptions) Run(cmd *cobra.Command) error {
 	if o.Watch.Watch {
-		return runWatch(cmd, o.Input, o.Output, o.Watch, o.IOStreams, dumpWatchView())
+		return runWatch(cmd, o.Input, o.Output, o.Watch, o.IOStreams, dumpWatchView(o.Input.Namespace()))
 	}
 	m, err := o.Input.LoadModel(cmd.Context(), o.IOStreams, cache.Options{})
 	if err != nil {
