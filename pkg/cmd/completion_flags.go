@@ -17,8 +17,8 @@ import (
 // --user from the kubeconfig (the names kubectl completes for them, read
 // through cli-runtime's loader, so --kubeconfig and KUBECONFIG count).
 
-// completeOutput offers -o's formats (custom-columns= to be followed by a
-// spec).
+// completeOutput offers -o's formats; custom-columns= alone is completed
+// without a space after it, for the spec to follow.
 func (f *OutputFlags) completeOutput(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	formats := []string{"table", "wide", formatCSV, formatCustomColumns + "="}
 	for _, a := range f.PrintFlags.AllowedFormats() {
@@ -26,7 +26,12 @@ func (f *OutputFlags) completeOutput(_ *cobra.Command, _ []string, toComplete st
 			formats = append(formats, a)
 		}
 	}
-	return withPrefix(formats, toComplete), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	out := withPrefix(formats, toComplete)
+	if len(out) == 1 && strings.HasSuffix(out[0], "=") {
+		// custom-columns= alone: the spec follows without a space.
+		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
 // completeColumns offers the column names of the command's table, lower

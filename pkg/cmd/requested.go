@@ -52,7 +52,8 @@ type RequestedOptions struct {
 // NewRequestedOptions returns RequestedOptions with defaults.
 func NewRequestedOptions(streams genericiooptions.IOStreams) *RequestedOptions {
 	return &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources().withTable(func(t printers.TableOptions) (*printers.Table, error) {
-		return printers.RequestedTable(&v1alpha1.RequestedReport{}, t)
+		// The resources every node has; scalar ones depend on the cluster.
+		return printers.RequestedTable(&v1alpha1.RequestedReport{Resources: []string{"cpu", "memory", "ephemeral-storage", "pods"}}, t)
 	}), Watch: NewWatchFlags(), IOStreams: streams}
 }
 
