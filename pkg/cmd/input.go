@@ -177,15 +177,18 @@ func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, e
 	return client, cfg.Host, nil
 }
 
-// BuildModel builds the cache model of cluster (loaded with Load) as the
-// kube-scheduler version and gates of Profile, and warns on warnings of the
-// pods the cache refused.
-func (f *InputFlags) BuildModel(cluster *load.Cluster, warnings io.Writer) (*model.Model, error) {
-	p, _, err := f.Profile(warnings)
-	if err != nil {
-		return nil, err
+// BuildModel builds the cache model of cluster (loaded with Load) with opts,
+// modelling the kube-scheduler version and gates of Profile unless opts sets
+// a profile, and warns on warnings of the pods the cache refused.
+func (f *InputFlags) BuildModel(cluster *load.Cluster, opts cache.Options, warnings io.Writer) (*model.Model, error) {
+	if opts.Profile == nil {
+		p, _, err := f.Profile(warnings)
+		if err != nil {
+			return nil, err
+		}
+		opts.Profile = &p
 	}
-	m, err := model.Build(cluster, cache.Options{Profile: &p})
+	m, err := model.Build(cluster, opts)
 	if err != nil {
 		return nil, err
 	}

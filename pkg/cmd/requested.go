@@ -135,7 +135,7 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	m, err := o.Input.BuildModel(cluster, o.ErrOut)
+	m, err := o.Input.BuildModel(cluster, cache.Options{}, o.ErrOut)
 	if err != nil {
 		return err
 	}

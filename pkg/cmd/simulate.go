@@ -14,6 +14,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/decide"
+	"github.com/schedcache/kubectl-schedcache/pkg/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 	"github.com/schedcache/kubectl-schedcache/pkg/simulate"
 )
@@ -287,13 +288,13 @@ func (o *SimulateOptions) validateDurations() error {
 
 // checkTicks refuses timelines with too many cleanup ticks.
 func (o *SimulateOptions) checkTicks(ttl time.Duration, p *cache.Profile) error {
-	if err := o.simOptions(ttl, p, nil).Validate(); err != nil {
+	if err := o.simOptions(simulate.TTLChoice{TTL: ttl}, p, nil).Validate(); err != nil {
 		return fmt.Errorf("--until/--cleanup-period: %w", err)
 	}
 	return nil
 }
 
-func (o *SimulateOptions) simOptions(ttl time.Duration, p *cache.Profile, cfg *decide.Config) simulate.Options {
+func (o *SimulateOptions) simOptions(ttl simulate.TTLChoice, p *cache.Profile, cfg *decide.Config) simulate.Options {
 	return simulate.Options{
 		TTL: ttl, Profile: p, Bind: o.bind, BindFor: o.bindFor, Node: o.Node,
 		BindLatency: o.BindLatency, CleanupPeriod: o.CleanupPeriod, Until: o.Until,
@@ -328,12 +329,15 @@ func (o *SimulateOptions) Run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	sim, err := simulate.New(cluster, o.simOptions(ttl.TTL, &profile, cfg))
+	// The model of the other commands, built with the simulation's clock
+	// and observer.
+	sim, err := simulate.New(o.simOptions(ttl, &profile, cfg), cluster.Objects, func(opts cache.Options) (*model.Model, error) {
+		return o.Input.BuildModel(cluster, opts, o.ErrOut)
+	})
 	if err != nil {
 		return err
 	}
 	defer sim.Close()
-	sim.Model().WriteWarnings(o.ErrOut)
 	pods, err := o.podsToSimulate(sim.Model())
 	if err != nil {
 		return err
@@ -342,15 +346,14 @@ func (o *SimulateOptions) Run(cmd *cobra.Command) error {
 	if o.Node == "" {
 		warnMissing(o.ErrOut, pods, cluster.Objects)
 	}
-	var res *simulate.Result
+	var out *v1alpha1.Simulation
 	if steps != nil {
-		res, err = sim.RunScript(steps, pods)
+		out, err = sim.RunScript(steps, pods)
 	} else {
-		res, err = sim.Run(decide.QueueOrder(pods))
+		out, err = sim.Run(decide.QueueOrder(pods))
 	}
 	if err != nil {
 		return usageError(err)
 	}
-	out := res.Simulation(ttl)
 	return o.Output.PrintTable(o.Out, out, func(t printers.TableOptions) (*printers.Table, error) { return printers.TimelineTable(out, t) }, nil)
 }
