@@ -174,7 +174,7 @@ func TestExamplesDirectory(t *testing.T) {
 		t.Errorf("pods (-cluster.yaml,+examples/):\n%s", diff)
 	}
 	want := `warning: skipped ../../examples/scenario.yaml: not Kubernetes objects (document 1: item 1: no "kind")
-note: directory ../../examples/ has subdirectories with Kubernetes objects (e.g. ../../examples/pods/web.yaml) that are not read without -R
+note: directory ../../examples/ has subdirectories with Kubernetes objects (e.g. ../../examples/pods/api-deployment.yaml) that are not read without -R
 note: skipped 3 terminal pods (Succeeded/Failed), as the scheduler does
 `
 	if diff := cmp.Diff(want, w.String()); diff != "" {
