@@ -29,6 +29,8 @@ type Model struct {
 	Refused []Refused
 	// Source describes where the objects came from.
 	Source string
+	// pods are the input's pods, for Overflows.
+	pods []*v1.Pod
 }
 
 // Refused is a pod the cache refused, and the error AddPod returned.
@@ -52,7 +54,7 @@ func Build(cluster *load.Cluster, opts cache.Options) (*Model, error) {
 	if opts.Generations == nil {
 		opts.Generations = &cache.GenerationCounter{}
 	}
-	m := &Model{Cache: cache.New(opts), Nodes: cluster.Nodes, Source: cluster.Source}
+	m := &Model{Cache: cache.New(opts), Nodes: cluster.Nodes, Source: cluster.Source, pods: cluster.Pods}
 	for _, n := range cluster.Nodes {
 		m.Cache.AddNode(n)
 	}
@@ -69,8 +71,14 @@ func Build(cluster *load.Cluster, opts cache.Options) (*Model, error) {
 }
 
 // WriteWarnings writes one warning line per refused pod, with the cache's
-// error as the scheduler logs it, then a count when there were several.
+// error as the scheduler logs it, then a count when there were several;
+// then one per number the scheduler's int64 arithmetic wraps (Overflows).
 func (m *Model) WriteWarnings(w io.Writer) {
+	defer func() {
+		for _, o := range m.Overflows() {
+			fmt.Fprintln(w, load.EscapeLine("warning: "+o.String()))
+		}
+	}()
 	for _, r := range m.Refused {
 		fmt.Fprintln(w, load.EscapeLine(fmt.Sprintf("warning: Scheduler cache AddPod failed for pod %q: %v; the pod is left out, as kube-scheduler does",
 			r.Pod.Namespace+"/"+r.Pod.Name, r.Err)))
