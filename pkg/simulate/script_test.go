@@ -299,6 +299,10 @@ func TestRunScriptMistakes(t *testing.T) {
 		{"bind before assume", "- {op: bind, pod: apps/web-1}", "script step 1 (bind): pod apps/web-1 was never assumed or bound"},
 		{"unknown node op", "- {op: removeNode, node: x-1}", "script step 1 (removeNode): unknown node x-1"},
 		{"no containers", "- op: update\n  pod: {metadata: {name: bare, namespace: apps}}\n  requests: {cpu: 1}", "script step 1 (update): pod apps/bare has no containers"},
+		{"clock past its largest value", "- {op: advance, duration: 2562047h}\n- {op: advance, duration: 2562047h}",
+			"script step 2 (advance): +2562047h0m0s would move the virtual clock past its largest value, 2562047h47m16.854775807s after the start"},
+		{"escaped pod name", "- {op: assume, pod: \"apps/\\e]52;c;aGk=\\a\\nforged\\u009b\"}",
+			`script step 1 (assume): unknown pod apps/^[]52;c;aGk=\x07 forged\x9b: not given`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
