@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,6 +30,9 @@ type Overflow struct {
 	Value string
 	// Wrapped is what the scheduler computes instead (millicores for cpu).
 	Wrapped int64
+	// Node is the node whose numbers the overflow changes ("" for a pod
+	// without a node), and Resource the resource.
+	Node, Resource string
 }
 
 func (o Overflow) String() string {
@@ -67,12 +71,13 @@ func quantityOverflows(name v1.ResourceName, q resource.Quantity) (int64, bool) 
 	return q.Value(), q.Cmp(*maxUnits) > 0 || q.Cmp(*minUnits) < 0
 }
 
-// listOverflows appends the overflows of rl, at field prefix of object.
-func listOverflows(out []Overflow, object, prefix string, rl v1.ResourceList) []Overflow {
+// listOverflows appends the overflows of rl, at field prefix of object, on
+// node.
+func listOverflows(out []Overflow, object, node, prefix string, rl v1.ResourceList) []Overflow {
 	for _, name := range sortedKeys(rl) {
 		q := rl[name]
 		if wrapped, over := quantityOverflows(name, q); over {
-			out = append(out, Overflow{Object: object, Field: prefix + "." + string(name), Value: q.String(), Wrapped: wrapped})
+			out = append(out, Overflow{Object: object, Field: prefix + "." + string(name), Value: q.String(), Wrapped: wrapped, Node: node, Resource: string(name)})
 		}
 	}
 	return out
@@ -86,20 +91,20 @@ func (m *Model) Overflows() []Overflow {
 	var out []Overflow
 	pods := m.pods
 	for _, n := range m.Nodes {
-		out = listOverflows(out, "node "+n.Name, "status.allocatable", n.Status.Allocatable)
+		out = listOverflows(out, "node "+n.Name, n.Name, "status.allocatable", n.Status.Allocatable)
 	}
 	for _, p := range pods {
 		object := "pod " + p.Namespace + "/" + p.Name
 		for i, c := range p.Spec.InitContainers {
-			out = listOverflows(out, object, fmt.Sprintf("spec.initContainers[%d].resources.requests", i), c.Resources.Requests)
+			out = listOverflows(out, object, p.Spec.NodeName, fmt.Sprintf("spec.initContainers[%d].resources.requests", i), c.Resources.Requests)
 		}
 		for i, c := range p.Spec.Containers {
-			out = listOverflows(out, object, fmt.Sprintf("spec.containers[%d].resources.requests", i), c.Resources.Requests)
+			out = listOverflows(out, object, p.Spec.NodeName, fmt.Sprintf("spec.containers[%d].resources.requests", i), c.Resources.Requests)
 		}
 		if p.Spec.Resources != nil {
-			out = listOverflows(out, object, "spec.resources.requests", p.Spec.Resources.Requests)
+			out = listOverflows(out, object, p.Spec.NodeName, "spec.resources.requests", p.Spec.Resources.Requests)
 		}
-		out = listOverflows(out, object, "spec.overhead", p.Spec.Overhead)
+		out = listOverflows(out, object, p.Spec.NodeName, "spec.overhead", p.Spec.Overhead)
 	}
 	if m.Cache == nil {
 		return out
@@ -111,14 +116,14 @@ func (m *Model) Overflows() []Overflow {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		out = append(out, sumOverflows("node "+name, dump.Nodes[name])...)
+		out = append(out, sumOverflows(name, dump.Nodes[name])...)
 	}
 	return out
 }
 
 // sumOverflows checks, for each resource, the exact sum of the pods'
 // requests on ni against int64.
-func sumOverflows(object string, ni *cache.NodeInfo) []Overflow {
+func sumOverflows(node string, ni *cache.NodeInfo) []Overflow {
 	sums := map[string]*big.Int{}
 	wrapped := map[string]int64{}
 	add := func(name string, v int64) {
@@ -149,8 +154,22 @@ func sumOverflows(object string, ni *cache.NodeInfo) []Overflow {
 			if k == "cpu" {
 				value += "m"
 			}
-			out = append(out, Overflow{Object: object, Field: "requested " + k, Value: value, Wrapped: wrapped[k]})
+			out = append(out, Overflow{Object: "node " + node, Field: "requested " + k, Value: value, Wrapped: wrapped[k], Node: node, Resource: k})
 		}
+	}
+	return out
+}
+
+// OverflowsByNode maps a node's name to the resources, sorted, that
+// overflowed on it (Overflows, less pending pods).
+func (m *Model) OverflowsByNode() map[string][]string {
+	out := map[string][]string{}
+	for _, o := range m.Overflows() {
+		if o.Node == "" || slices.Contains(out[o.Node], o.Resource) {
+			continue
+		}
+		out[o.Node] = append(out[o.Node], o.Resource)
+		sort.Strings(out[o.Node])
 	}
 	return out
 }

@@ -49,6 +49,9 @@ func TestOverflowWarnings(t *testing.T) {
 	if w.String() != want {
 		t.Errorf("warnings:\n got %q\nwant %q", w.String(), want)
 	}
+	if got := m.OverflowsByNode(); len(got) != 1 || strings.Join(got["n1"], ",") != "cpu,memory" {
+		t.Errorf("overflows by node %v, want n1: cpu, memory", got)
+	}
 }
 
 // TestNoOverflowNoWarning: the largest numbers that fit warn of nothing.
