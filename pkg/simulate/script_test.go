@@ -342,3 +342,20 @@ func TestRunScriptInline(t *testing.T) {
 		t.Errorf("updated object UID %s, want the derived UID of the defined pod", uid)
 	}
 }
+
+// TestParseScriptBounds: a script beyond MaxScriptSteps or MaxScriptBytes
+// is refused before it is run (or, for the size, parsed).
+func TestParseScriptBounds(t *testing.T) {
+	step := "- {op: cleanup}\n"
+	if _, err := ParseScript([]byte(strings.Repeat(step, MaxScriptSteps))); err != nil {
+		t.Errorf("%d steps: %v", MaxScriptSteps, err)
+	}
+	_, err := ParseScript([]byte(strings.Repeat(step, MaxScriptSteps+1)))
+	if want := "script: 100001 steps, more than 100000"; err == nil || err.Error() != want {
+		t.Errorf("one step more: error %v, want %q", err, want)
+	}
+	_, err = ParseScript([]byte("- {op: cleanup}" + strings.Repeat(" ", MaxScriptBytes)))
+	if want := "script: 8388623 bytes, more than the 8 MiB a script may hold (at most 100000 steps)"; err == nil || err.Error() != want {
+		t.Errorf("9 MiB: error %v, want %q", err, want)
+	}
+}

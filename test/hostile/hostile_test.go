@@ -249,6 +249,14 @@ func TestHostileInput(t *testing.T) {
 		{name: "two advance steps past the largest time", setup: both(write("pod.json", validPod), write("script.yaml", "- {op: advance, duration: 2562047h}\n- {op: advance, duration: 2562047h}\n")),
 			args: []string{"simulate", "-f", "D/pod.json", "--script", "D/script.yaml"}, wantCode: 2,
 			wantErr: "script step 2 (advance): +2562047h0m0s would move the virtual clock past its largest value"},
+		{name: "a 1M-step script", setup: both(write("pod.json", validPod), func(t *testing.T, dir string) {
+			write("script.yaml", strings.Repeat("- op: advance\n  duration: 1s\n", 1_000_000))(t, dir)
+		}), args: []string{"simulate", "-f", "D/pod.json", "--script", "D/script.yaml"}, wantCode: 2,
+			wantErr: "script: 29000000 bytes, more than the 8 MiB a script may hold (at most 100000 steps)"},
+		{name: "a 300k-step script", setup: both(write("pod.json", validPod), func(t *testing.T, dir string) {
+			write("script.yaml", strings.Repeat("- {op: cleanup}\n", 300_000))(t, dir)
+		}), args: []string{"simulate", "-f", "D/pod.json", "--script", "D/script.yaml"}, wantCode: 2,
+			wantErr: "script: 300000 steps, more than 100000"},
 		{name: "--ttl 9999999h", setup: write("pod.json", validPod), args: []string{"simulate", "-f", "D/pod.json", "--pending", "--ttl", "9999999h"}, wantCode: 2,
 			wantErr: `invalid --ttl "9999999h": want a duration such as 30s or 0, at most 2562047h47m16.854775807s`},
 		{name: "a request of 1e30 cpu", setup: write("pod.json", `{"apiVersion": "v1", "kind": "List", "items": [`+validNode+`, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ns", "uid": "u"}, "spec": {"nodeName": "n", "containers": [{"name": "c", "resources": {"requests": {"cpu": "1e30"}}}]}}]}`),
