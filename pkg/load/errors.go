@@ -141,7 +141,7 @@ func apiError(ctx context.Context, err error, verb, resource, host string) error
 		}
 		return &Error{
 			Kind: Unreachable,
-			Msg:  fmt.Sprintf("%s %s: the API server at %s accepted the connection but did not answer in time: %s", verb, resource, oneLine(host), timeoutCause(err)),
+			Msg:  fmt.Sprintf("cannot reach the API server at %s in time: it accepted the connection, then %s", oneLine(host), timeoutCause(err)),
 			Err:  err,
 		}
 	case isUnreachable(err):
@@ -185,11 +185,11 @@ func timeoutCause(err error) string {
 	var hte *HeaderTimeoutError
 	switch msg := err.Error(); {
 	case errors.As(err, &hte):
-		return fmt.Sprintf("no answer within %s (raise it with --request-timeout)", hte.After)
+		return fmt.Sprintf("sent no answer within %s (raise it with --request-timeout)", hte.After)
 	case strings.Contains(msg, "awaiting headers"):
-		return "no answer within --request-timeout"
+		return "sent no answer within --request-timeout"
 	default:
-		return "the answer was not read to the end within --request-timeout"
+		return "did not send the whole answer within --request-timeout"
 	}
 }
 

@@ -87,7 +87,7 @@ func TestSilentServer(t *testing.T) {
 	notes := &lockedBuffer{}
 	guardSilence(cfg, notes, 500*time.Millisecond, 50*time.Millisecond)
 	err := listWith(t, cfg)
-	want := "the API server at " + host + " accepted the connection but did not answer in time: no answer within 500ms (raise it with --request-timeout)"
+	want := "cannot reach the API server at " + host + " in time: it accepted the connection, then sent no answer within 500ms (raise it with --request-timeout)"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v, want one containing %q", err, want)
 	}
@@ -102,7 +102,7 @@ func TestSilentServer(t *testing.T) {
 	cfg = &rest.Config{Host: host, Timeout: 300 * time.Millisecond}
 	guardSilence(cfg, nil, time.Hour, time.Hour)
 	err = listWith(t, cfg)
-	if want := "did not answer in time: no answer within --request-timeout"; err == nil || !strings.Contains(err.Error(), want) {
+	if want := "in time: it accepted the connection, then sent no answer within --request-timeout"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("with --request-timeout: error %v, want one containing %q", err, want)
 	}
 }
