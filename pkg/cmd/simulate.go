@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
@@ -81,7 +82,6 @@ type SimulateOptions struct {
 	PodFiles      []string
 	Replicas      int
 	Pending       bool
-	AllNamespaces bool
 	Selector      string
 	Node          string
 	Bind          string
@@ -108,7 +108,9 @@ type SimulateOptions struct {
 // NewSimulateOptions returns SimulateOptions with defaults.
 func NewSimulateOptions(streams genericiooptions.IOStreams) *SimulateOptions {
 	return &SimulateOptions{
-		Input: NewInputFlags(), Output: NewOutputFlags(), Bind: string(simulate.Confirm),
+		Input: NewInputFlags(), Output: NewOutputFlags().withTable(func(t printers.TableOptions) (*printers.Table, error) {
+			return printers.TimelineTable(&v1alpha1.Simulation{}, t)
+		}), Bind: string(simulate.Confirm),
 		BindLatency: simulate.DefaultBindLatency, CleanupPeriod: simulate.DefaultCleanupPeriod,
 		Replicas: -1, IOStreams: streams,
 	}
@@ -132,7 +134,7 @@ func NewCmdSimulate(streams genericiooptions.IOStreams) *cobra.Command {
 	f.StringArrayVar(&o.PodFiles, "pod-file", o.PodFiles, "Simulate the pods in these manifests, and the replicas of the Deployments, ReplicaSets, StatefulSets, Jobs, CronJobs and DaemonSets in them (repeatable)")
 	f.IntVar(&o.Replicas, "replicas", o.Replicas, "Replicas of each --pod-file workload (default: its own count; a DaemonSet: one per node)")
 	f.BoolVar(&o.Pending, "pending", o.Pending, "Simulate the input's pending (unassigned) pods of the namespace (see -n, -A, -l)")
-	f.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "With --pending, the pending pods of all namespaces")
+	f.Lookup("all-namespaces").Usage = "With --pending, the pending pods of all namespaces"
 	f.StringVarP(&o.Selector, "selector", "l", o.Selector, "With --pending, only pods matching this label selector")
 	f.StringVar(&o.Node, "node", o.Node, "Assume every pod on this node, without a fit check (default: where kube-scheduler v1.36 would place it)")
 	f.StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file whose profiles place the pods (default: kube-scheduler's default configuration)")
@@ -200,7 +202,7 @@ func (o *SimulateOptions) validateSources() error {
 	switch {
 	case o.Script == "" && len(o.PodFiles) == 0 && !o.Pending:
 		return errors.New("nothing to simulate: give --pending, --pod-file or --script")
-	case !o.Pending && o.AllNamespaces:
+	case !o.Pending && o.Input.AllNamespaces:
 		return errors.New("-A/--all-namespaces needs --pending")
 	case !o.Pending && o.Selector != "":
 		return errors.New("-l/--selector needs --pending")
