@@ -1,9 +1,11 @@
 # Fuzzing and hostile input (included by the top Makefile).
 #
 #   make fuzz      run each Go native fuzz target for FUZZTIME (20s): the
-#                  reader of -f input (pkg/load FuzzReadFiles), seeded with
-#                  the hostile shapes; a failing input is written to the
-#                  package's testdata/fuzz/ and fails the target
+#                  reader of -f input (pkg/load FuzzReadFiles) and the
+#                  parser of simulate --script (pkg/simulate
+#                  FuzzParseScript), seeded with the hostile shapes; a
+#                  failing input is written to the package's testdata/fuzz/
+#                  and fails the target
 #   make hostile   the hostile-input suite (test/hostile, build tag
 #                  `hostile`): every hostile shape generated at test time and
 #                  fed to the real plugin binary, asserting exit code, a
@@ -14,7 +16,7 @@
 # FUZZ_TARGETS.
 
 FUZZTIME ?= 20s
-FUZZ_TARGETS ?= ./pkg/load:FuzzReadFiles
+FUZZ_TARGETS ?= ./pkg/load:FuzzReadFiles ./pkg/simulate:FuzzParseScript
 HOSTILE_FLAGS ?=
 
 .PHONY: fuzz hostile

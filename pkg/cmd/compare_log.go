@@ -35,7 +35,7 @@ func (o *CompareOptions) podLog(ctx context.Context) (io.ReadCloser, string, err
 	if ns == "" || name == "" || strings.Contains(name, "/") {
 		return nil, "", usageError(fmt.Errorf("--from-pod %q: want [NAMESPACE/]NAME", o.FromPod))
 	}
-	ref := ns + "/" + name
+	ref := oneLine(ns + "/" + name)
 	client, _, err := o.Input.client(o.ErrOut)
 	if err != nil {
 		return nil, "", err
@@ -80,7 +80,7 @@ func defaultContainer(ctx context.Context, client kubernetes.Interface, ns, name
 	for _, c := range pod.Spec.Containers {
 		names = append(names, c.Name)
 	}
-	return "", usageError(fmt.Errorf("pod %s/%s has containers %s: choose one with -c", ns, name, strings.Join(names, ", ")))
+	return "", usageError(fmt.Errorf("pod %s has containers %s: choose one with -c", oneLine(ns+"/"+name), oneLine(strings.Join(names, ", "))))
 }
 
 // podLogError explains a failed request for pod ref: a missing permission

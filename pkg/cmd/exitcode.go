@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // Exit codes of kubectl-schedcache (documented in README "Exit codes").
@@ -94,7 +96,7 @@ func Outcome(ctx context.Context, err error) (string, int) {
 	if errors.As(err, &ee) && ee.silent {
 		return "", ee.code
 	}
-	return "error: " + err.Error(), ExitCode(err)
+	return "error: " + termtext.Text(strings.TrimSpace(err.Error())), ExitCode(err)
 }
 
 // differError is the outcome of a comparison that found n differences,
@@ -102,3 +104,8 @@ func Outcome(ctx context.Context, err error) (string, int) {
 func differError(n int) error {
 	return &exitError{code: ExitDiffer, err: fmt.Errorf("%d differences", n), silent: true}
 }
+
+// oneLine is termtext.Line, for names and values (pods, nodes, files,
+// flag values) written into a message: a newline or an escape sequence in
+// one can neither forge a line nor reach the terminal.
+func oneLine(s string) string { return termtext.Line(s) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -27,6 +28,8 @@ func TestOutcome(t *testing.T) {
 		{"Ctrl-C mid-listing", canceled, listCut, "interrupted", ExitInterrupted},
 		{"canceled, not by the user", context.Background(), listCut, "error: list pods: context canceled", ExitError},
 		{"another error after Ctrl-C", canceled, errors.New("boom"), "error: boom", ExitError},
+		{"control characters escaped, lines kept", context.Background(), errors.New("pod \x1b]52;c;aGk=\x07\u009b31m: no\nhint line\n"),
+			`error: pod ^[]52;c;aGk=\x07\x9b31m: no` + "\nhint line", ExitError},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -35,5 +38,19 @@ func TestOutcome(t *testing.T) {
 				t.Errorf("Outcome = %q, %d; want %q, %d", msg, code, tc.msg, tc.code)
 			}
 		})
+	}
+}
+
+// TestStderrEscapes: whatever a command writes to its stderr (warnings,
+// notes) reaches the terminal without control sequences; newlines stay.
+func TestStderrEscapes(t *testing.T) {
+	var out strings.Builder
+	q := &quietWriter{w: &out}
+	in := "warning: skipped 1 object (Ser\x1b[31mvice \x1b]0;title\x07\u009b2J)\nnote: next\n"
+	if n, err := q.Write([]byte(in)); n != len(in) || err != nil {
+		t.Fatalf("Write = %d, %v; want %d, nil", n, err, len(in))
+	}
+	if got, want := out.String(), `warning: skipped 1 object (Ser^[[31mvice ^[]0;title\x07\x9b2J)`+"\nnote: next\n"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
 	}
 }

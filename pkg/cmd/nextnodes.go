@@ -21,6 +21,16 @@ var nextNodesExample = `  # The zone round-robin order, one call of NodeTree.Nex
   # percentage of nodes to score, assuming every node is feasible
   kubectl schedcache next-nodes --cycles 5`
 
+// Bounds of --count and --cycles, so that memory stays flat whatever is
+// asked: the output is built whole (for -o json/yaml), a slot per Next()
+// call and a node name per node each cycle examines (at most a few hundred
+// on the largest clusters), tens of MiB at worst. More is never
+// needed to see the order repeat.
+const (
+	maxNextNodesCount  = 100_000
+	maxNextNodesCycles = 1_000
+)
+
 // NextNodesOptions drive "next-nodes".
 type NextNodesOptions struct {
 	Input      *InputFlags
@@ -55,8 +65,8 @@ adaptive: 50% minus 1% per 125 nodes, at least 5%, at least 100 nodes),
 assuming every node is feasible.`,
 		Example: nextNodesExample,
 	}, o.Input, o.Output, o.Validate, o.Run)
-	cmd.Flags().IntVar(&o.Count, "count", o.Count, "Number of Next() calls (default: the number of nodes); more shows the wrap-around")
-	cmd.Flags().IntVar(&o.Cycles, "cycles", o.Cycles, "Show the nodes examined by this many successive scheduling cycles")
+	cmd.Flags().IntVar(&o.Count, "count", o.Count, "Number of Next() calls (default: the number of nodes; at most 100000); more shows the wrap-around")
+	cmd.Flags().IntVar(&o.Cycles, "cycles", o.Cycles, "Show the nodes examined by this many successive scheduling cycles (at most 1000)")
 	cmd.Flags().Int32Var(&o.Percentage, "percentage-of-nodes-to-score", o.Percentage, "percentageOfNodesToScore (0 = adaptive, as the default scheduler)")
 	return cmd
 }
@@ -69,8 +79,12 @@ func (o *NextNodesOptions) Validate() error {
 	switch {
 	case o.Count < 0:
 		return fmt.Errorf("--count must not be negative, got %d", o.Count)
+	case o.Count > maxNextNodesCount:
+		return fmt.Errorf("--count must be at most %d, got %d", maxNextNodesCount, o.Count)
 	case o.Cycles < 0:
 		return fmt.Errorf("--cycles must not be negative, got %d", o.Cycles)
+	case o.Cycles > maxNextNodesCycles:
+		return fmt.Errorf("--cycles must be at most %d, got %d", maxNextNodesCycles, o.Cycles)
 	case o.Percentage < 0 || o.Percentage > 100:
 		return fmt.Errorf("--percentage-of-nodes-to-score must be between 0 and 100, got %d", o.Percentage)
 	}

@@ -32,7 +32,7 @@ func readPodFile(name string, stdin io.Reader, limits load.Limits, warnings io.W
 	}
 	found = append(found, c.Objects...)
 	if len(found) != 1 {
-		return nil, fmt.Errorf("--pod-file %s: want exactly one non-terminal Pod or workload (%s), found %d", name, strings.Join(decide.WorkloadKinds[1:], ", "), len(found))
+		return nil, fmt.Errorf("--pod-file %s: want exactly one non-terminal Pod or workload (%s), found %d", oneLine(name), strings.Join(decide.WorkloadKinds[1:], ", "), len(found))
 	}
 	return decide.WorkloadOf(found[0])
 }

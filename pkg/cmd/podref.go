@@ -30,5 +30,5 @@ func (o *RequestedOptions) findPod(m *model.Model) (*v1.Pod, error) {
 			}
 		}
 	}
-	return nil, fmt.Errorf("pod %s/%s not found in the input (pending or bound, non-terminal pods only)", ns, name)
+	return nil, fmt.Errorf("pod %s not found in the input (pending or bound, non-terminal pods only)", oneLine(ns+"/"+name))
 }

@@ -180,7 +180,7 @@ func (o *RequestedOptions) withFits(cmd *cobra.Command, r *v1alpha1.RequestedRep
 		if err := m.Cache.RemovePod(pod); err != nil {
 			return err
 		}
-		fmt.Fprintf(o.ErrOut, "note: pod %s/%s is bound to node %s; it is evaluated as if it were pending, without its own requests on that node\n", pod.Namespace, pod.Name, pod.Spec.NodeName)
+		fmt.Fprintf(o.ErrOut, "note: pod %s/%s is bound to node %s; it is evaluated as if it were pending, without its own requests on that node\n", oneLine(pod.Namespace), oneLine(pod.Name), oneLine(pod.Spec.NodeName))
 		pod = asPending(pod)
 	}
 	warnMissing(o.ErrOut, []*v1.Pod{pod}, objects)
@@ -220,7 +220,7 @@ func (o *RequestedOptions) fitPod(m *model.Model) (*v1.Pod, error) {
 		}
 		pods, _, err := w.Replicas(1, m.Nodes[:min(1, len(m.Nodes))], nil)
 		if err != nil || len(pods) == 0 {
-			return nil, fmt.Errorf("--pod-file %s: no pod to check: %v", o.PodFile, err)
+			return nil, fmt.Errorf("--pod-file %s: no pod to check: %v", oneLine(o.PodFile), err)
 		}
 		load.DefaultPod(pods[0])
 		return pods[0], nil

@@ -10,6 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // NewCmdSchedCache returns the root "kubectl schedcache" command with every
@@ -130,8 +132,17 @@ type quietWriter struct {
 	on bool
 }
 
+// Write drops p with --quiet; else it writes p with every control
+// character escaped (termtext.Text): whatever a name or value in a
+// warning or note holds, nothing reaches the terminal as a sequence.
 func (q *quietWriter) Write(p []byte) (int, error) {
 	if q.on {
+		return len(p), nil
+	}
+	if s := string(p); termtext.Text(s) != s {
+		if _, err := io.WriteString(q.w, termtext.Text(s)); err != nil {
+			return 0, err
+		}
 		return len(p), nil
 	}
 	return q.w.Write(p)

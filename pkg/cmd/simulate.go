@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -256,7 +257,10 @@ func (o *SimulateOptions) validateTTL() error {
 	o.ttl = nil
 	if o.TTL != "" {
 		ttl, err := time.ParseDuration(o.TTL)
-		if err != nil || ttl < 0 {
+		switch {
+		case err != nil:
+			return fmt.Errorf("invalid --ttl %q: want a duration such as 30s or 0, at most %s", o.TTL, time.Duration(math.MaxInt64))
+		case ttl < 0:
 			return fmt.Errorf("invalid --ttl %q: want a duration that is not negative, such as 30s or 0", o.TTL)
 		}
 		o.ttl = &ttl

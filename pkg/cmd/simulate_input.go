@@ -24,7 +24,7 @@ func (o *SimulateOptions) readScript() ([]simulate.Step, error) {
 	}
 	steps, err := simulate.ParseScript(data)
 	if err != nil {
-		return nil, usageError(fmt.Errorf("%s: %w", o.Script, err))
+		return nil, usageError(fmt.Errorf("%s: %w", oneLine(o.Script), err))
 	}
 	return steps, nil
 }
@@ -34,7 +34,7 @@ func (o *SimulateOptions) readScript() ([]simulate.Step, error) {
 // --node is a usage error.
 func (o *SimulateOptions) podsToSimulate(m *model.Model) ([]*v1.Pod, error) {
 	if o.Node != "" && !hasNode(m, o.Node) {
-		return nil, usageError(fmt.Errorf("--node %s: no such node in the input", o.Node))
+		return nil, usageError(fmt.Errorf("--node %s: no such node in the input", oneLine(o.Node)))
 	}
 	var pods []*v1.Pod
 	if len(o.PodFiles) > 0 {
@@ -78,7 +78,7 @@ func (o *SimulateOptions) podFilePods(m *model.Model) ([]*v1.Pod, error) {
 		pods = append(pods, replicas...)
 	}
 	if len(pods) == 0 {
-		return nil, fmt.Errorf("--pod-file: no pods or workloads in %s", strings.Join(o.PodFiles, ", "))
+		return nil, fmt.Errorf("--pod-file: no pods or workloads in %s", oneLine(strings.Join(o.PodFiles, ", ")))
 	}
 	return pods, nil
 }

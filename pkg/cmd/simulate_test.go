@@ -130,6 +130,8 @@ func TestSimulateValidate(t *testing.T) {
 		{"--ttl 0", func(o *SimulateOptions) { o.TTL = "0" }, ""},
 		{"bad --ttl", func(o *SimulateOptions) { o.TTL = "soon" }, `invalid --ttl "soon"`},
 		{"negative --ttl", func(o *SimulateOptions) { o.TTL = "-1s" }, `invalid --ttl "-1s": want a duration that is not negative`},
+		{"--ttl beyond the largest duration", func(o *SimulateOptions) { o.TTL = "9999999h" },
+			`invalid --ttl "9999999h": want a duration such as 30s or 0, at most 2562047h47m16.854775807s`},
 		{"bad --kube-version", func(o *SimulateOptions) { o.Input.Version.KubeVersion = "latest" }, `invalid --kube-version: invalid Kubernetes version "latest"`},
 		{"--kube-version 2.0", func(o *SimulateOptions) { o.Input.Version.KubeVersion = "v2.0" }, `unsupported Kubernetes version "v2.0": kubectl-schedcache models kube-scheduler v1.18 to v1.36`},
 		{"negative --bind-latency", func(o *SimulateOptions) { o.BindLatency = -time.Second }, "--bind-latency must not be negative, got -1s"},

@@ -18,6 +18,11 @@ func TestValidate(t *testing.T) {
 		wantErr  string
 	}{
 		{"dump defaults", func() error { return NewDumpOptions(streams).Validate() }, ""},
+		{"next-nodes count bounded", func() error { o := NewNextNodesOptions(streams); o.Count = 100_000_000; return o.Validate() },
+			"--count must be at most 100000, got 100000000"},
+		{"next-nodes count at the bound", func() error { o := NewNextNodesOptions(streams); o.Count = 100_000; return o.Validate() }, ""},
+		{"next-nodes cycles bounded", func() error { o := NewNextNodesOptions(streams); o.Cycles = 100_000_000; return o.Validate() },
+			"--cycles must be at most 1000, got 100000000"},
 		{"dump json", func() error { o := NewDumpOptions(streams); format("json")(o.Output); return o.Validate() }, ""},
 		{"dump jsonpath", func() error { o := NewDumpOptions(streams); format("jsonpath={.nodes}")(o.Output); return o.Validate() }, ""},
 		{"dump bad format", func() error { o := NewDumpOptions(streams); format("bogus")(o.Output); return o.Validate() },

@@ -19,6 +19,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
+	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/watch"
 )
 
@@ -266,5 +267,5 @@ func deltaLine(d *watch.Delta) string {
 	if d.Events != 1 {
 		events = fmt.Sprintf("%d events", d.Events)
 	}
-	return cliprinters.EscapeTerminal(fmt.Sprintf("# generation %d -> %d, %s: %s", d.From, d.To, events, strings.Join(parts, "; "))) + "\n"
+	return termtext.Line(fmt.Sprintf("# generation %d -> %d, %s: %s", d.From, d.To, events, strings.Join(parts, "; "))) + "\n"
 }

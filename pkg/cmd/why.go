@@ -203,11 +203,11 @@ func (o *WhyOptions) evaluate(cmd *cobra.Command, m *model.Model, objects []runt
 	for _, p := range targets {
 		v, err := e.Evaluate(cmd.Context(), p)
 		if err != nil {
-			return nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+			return nil, fmt.Errorf("pod %s: %w", oneLine(p.Namespace+"/"+p.Name), err)
 		}
 		if p.Spec.NodeName != "" {
 			fmt.Fprintf(o.ErrOut, "note: pod %s/%s is not pending: it is bound to node %s ('requested --pod %s/%s' checks it as if it were pending)\n",
-				p.Namespace, p.Name, p.Spec.NodeName, p.Namespace, p.Name)
+				oneLine(p.Namespace), oneLine(p.Name), oneLine(p.Spec.NodeName), oneLine(p.Namespace), oneLine(p.Name))
 		}
 		out = append(out, v)
 	}

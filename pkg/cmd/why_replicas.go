@@ -72,7 +72,7 @@ func (o *WhyOptions) place(cmd *cobra.Command, m *model.Model, objects []runtime
 	for _, p := range pods {
 		v, err := seq.Next(cmd.Context(), p)
 		if err != nil {
-			return nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+			return nil, fmt.Errorf("pod %s: %w", oneLine(p.Namespace+"/"+p.Name), err)
 		}
 		out = append(out, v)
 		if v.Result != decide.Scheduled && !w.PerNode {

@@ -122,10 +122,26 @@ func apiError(ctx context.Context, err error, verb, resource, host string) error
 		}
 		msg += "; kubectl-schedcache needs get/list on nodes and pods:"
 		return &Error{Kind: Forbidden, Msg: msg, Hint: rbacHint, Err: err}
+	case apierrors.IsUnauthorized(err) && strings.HasPrefix(strings.ToLower(host), "http://"):
+		// client-go sends no credentials over plain http, as kubectl.
+		return &Error{
+			Kind: Unauthorized,
+			Msg:  fmt.Sprintf("the API server at %s asks for credentials (Unauthorized), and none are sent over plain http: use its https:// address", oneLine(host)),
+			Err:  err,
+		}
 	case apierrors.IsUnauthorized(err):
 		return &Error{
 			Kind: Unauthorized,
 			Msg:  "the server rejected the credentials (Unauthorized): check --token / --kubeconfig / --context",
+			Err:  err,
+		}
+	case isTimeout(err):
+		if host == "" {
+			host = "(unknown host)"
+		}
+		return &Error{
+			Kind: Unreachable,
+			Msg:  fmt.Sprintf("cannot reach the API server at %s in time: it accepted the connection, then %s", oneLine(host), timeoutCause(err)),
 			Err:  err,
 		}
 	case isUnreachable(err):
@@ -145,6 +161,36 @@ func apiError(ctx context.Context, err error, verb, resource, host string) error
 		}
 	}
 	return &Error{Kind: Other, Msg: fmt.Sprintf("cannot %s %s: %s", verb, resource, oneLine(err.Error())), Err: err}
+}
+
+// isTimeout reports whether err is a timeout of a request that reached the
+// server: the response-header timeout, or --request-timeout (the client's
+// Timeout) while waiting for the answer or reading it. A connection that
+// could not be made is not one.
+func isTimeout(err error) bool {
+	var hte *HeaderTimeoutError
+	if errors.As(err, &hte) {
+		return true
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Op == "dial" {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "Client.Timeout") || strings.Contains(msg, "timeout awaiting response headers")
+}
+
+// timeoutCause says which timeout ended a request.
+func timeoutCause(err error) string {
+	var hte *HeaderTimeoutError
+	switch msg := err.Error(); {
+	case errors.As(err, &hte):
+		return fmt.Sprintf("sent no answer within %s (raise it with --request-timeout)", hte.After)
+	case strings.Contains(msg, "awaiting headers"):
+		return "sent no answer within --request-timeout"
+	default:
+		return "did not send the whole answer within --request-timeout"
+	}
 }
 
 // isUnreachable reports whether err means the API server gave no usable

@@ -249,8 +249,13 @@ func eachItem(ctx context.Context, pageSize int64, c *counter, list pager.ListPa
 //     set, still takes precedence over both;
 //   - when warnings is not nil, server warnings (HTTP Warning headers) written
 //     to it once each, as "Warning: <message>", through cfg.WarningHandler
-//     (not client-go's process-wide default handler).
+//     (not client-go's process-wide default handler);
+//   - a response-header timeout of DefaultHeaderTimeout on each request,
+//     unless cfg.Timeout (--request-timeout) is set, and, when warnings is
+//     not nil, a note written to it after WaitingNoteAfter of silence from
+//     the server ("waiting for the API server at ... (Ctrl-C to stop)").
 func ConfigureClient(cfg *rest.Config, warnings io.Writer) {
+	guardSilence(cfg, warnings, DefaultHeaderTimeout, WaitingNoteAfter)
 	cfg.ContentType = runtime.ContentTypeProtobuf
 	cfg.AcceptContentTypes = runtime.ContentTypeProtobuf + "," + runtime.ContentTypeJSON
 	if cfg.QPS >= 0 && cfg.QPS < ClientQPS {

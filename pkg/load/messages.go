@@ -9,31 +9,16 @@ import (
 	"io"
 	"os"
 	"strings"
-	"unicode"
 
-	cliprinters "k8s.io/cli-runtime/pkg/printers"
+	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
-// EscapeLine makes s safe to print on a terminal, on one line: line breaks
-// become spaces, escape sequences are neutralised as kubectl does
-// (cli-runtime's EscapeTerminal: ESC becomes "^["), and any other control
-// character (C0, DEL, C1 such as the one-byte CSI) is written as \xNN.
-// Every message of the loader goes through it, whatever the input holds.
+// EscapeLine makes s safe to print on a terminal, on one line: surrounding
+// space trimmed, then termtext.Line (line breaks become spaces, control
+// characters escaped). Every message of the loader goes through it,
+// whatever the input holds.
 func EscapeLine(s string) string {
-	s = lineBreaks.Replace(strings.TrimSpace(s))
-	s = cliprinters.EscapeTerminal(s)
-	if strings.IndexFunc(s, unicode.IsControl) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			fmt.Fprintf(&b, `\x%02x`, r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return termtext.Line(strings.TrimSpace(s))
 }
 
 func clean(s string) string { return EscapeLine(s) }

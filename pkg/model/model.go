@@ -71,8 +71,14 @@ func Build(cluster *load.Cluster, opts cache.Options) (*Model, error) {
 }
 
 // WriteWarnings writes one warning line per refused pod, with the cache's
-// error as the scheduler logs it, then a count when there were several.
+// error as the scheduler logs it, then a count when there were several;
+// then one per number the scheduler's int64 arithmetic wraps (Overflows).
 func (m *Model) WriteWarnings(w io.Writer) {
+	defer func() {
+		for _, o := range m.Overflows() {
+			fmt.Fprintln(w, load.EscapeLine("warning: "+o.String()))
+		}
+	}()
 	for _, r := range m.Refused {
 		fmt.Fprintln(w, load.EscapeLine(fmt.Sprintf("warning: Scheduler cache AddPod failed for pod %q: %v; the pod is left out, as kube-scheduler does",
 			r.Pod.Namespace+"/"+r.Pod.Name, r.Err)))

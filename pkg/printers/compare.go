@@ -6,9 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	cliprinters "k8s.io/cli-runtime/pkg/printers"
-
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // queueRow is the NODE cell of the queue's rows.
@@ -45,7 +44,7 @@ func PrintComparison(w io.Writer, c *v1alpha1.CacheComparison, opts TableOptions
 	if c.SchedulerComparer != nil {
 		comparerLines(&b, "Scheduler's own comparer:", c.SchedulerComparer)
 	}
-	_, err := io.WriteString(w, cliprinters.EscapeTerminal(b.String()))
+	_, err := io.WriteString(w, termtext.Text(b.String()))
 	return err
 }
 

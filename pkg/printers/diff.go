@@ -5,9 +5,8 @@ import (
 	"io"
 	"strings"
 
-	cliprinters "k8s.io/cli-runtime/pkg/printers"
-
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // snapshotRow is the NODE cell of the Snapshot's list changes.
@@ -68,7 +67,7 @@ func PrintDiff(w io.Writer, d *v1alpha1.CacheDiff, opts TableOptions) error {
 	if opts.NoHeaders {
 		return nil
 	}
-	_, err := io.WriteString(w, cliprinters.EscapeTerminal(DiffSummary(d))+"\n")
+	_, err := io.WriteString(w, termtext.Text(DiffSummary(d))+"\n")
 	return err
 }
 

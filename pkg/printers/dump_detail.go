@@ -7,9 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	cliprinters "k8s.io/cli-runtime/pkg/printers"
-
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // PrintNodeDetails renders each node of d in a describe-like block: the
@@ -42,7 +41,7 @@ func printNodeDetail(w io.Writer, n *v1alpha1.NodeDump, opts TableOptions) error
 		{"Nominated pods:", listOrNone(n.NominatedPods)},
 	}
 	for _, f := range fields {
-		if _, err := fmt.Fprintf(w, "%-20s%s\n", f[0], cliprinters.EscapeTerminal(f[1])); err != nil {
+		if _, err := fmt.Fprintf(w, "%-20s%s\n", f[0], termtext.Text(f[1])); err != nil {
 			return err
 		}
 	}
@@ -56,7 +55,7 @@ func printNodeDetail(w io.Writer, n *v1alpha1.NodeDump, opts TableOptions) error
 		}
 		title = fmt.Sprintf("Pods in namespace %s (%d of %d):", ns, len(pods), len(n.Pods))
 	}
-	if err := section(w, cliprinters.EscapeTerminal(title), podTable(pods), opts); err != nil {
+	if err := section(w, termtext.Text(title), podTable(pods), opts); err != nil {
 		return err
 	}
 	return section(w, fmt.Sprintf("Images (%d):", len(n.ImageStates)), imageTable(n.ImageStates), opts)

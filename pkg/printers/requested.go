@@ -3,6 +3,7 @@ package printers
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -94,7 +95,11 @@ func requestedRow(n *v1alpha1.NodeRequested, r *v1alpha1.RequestedReport, resour
 		if n.Placeholder || req == 0 && alloc == 0 && res != "pods" {
 			free = dash()
 		}
-		row = append(row, usageCell(res, req, alloc), percentCell(req, alloc), free)
+		usage := usageCell(res, req, alloc)
+		if slices.Contains(n.Overflow, res) {
+			usage.Text += " " + red("overflow")
+		}
+		row = append(row, usage, percentCell(req, alloc), free)
 	}
 	row = append(row, quantityCell("cpu", n.NonZeroRequested.MilliCPU), quantityCell("memory", n.NonZeroRequested.Memory))
 	if r.Pod != nil {

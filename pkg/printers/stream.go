@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	cliprinters "k8s.io/cli-runtime/pkg/printers"
+	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // StreamTable prints a table in parts, as "kubectl get --watch" does: the
@@ -42,7 +42,7 @@ func escapeRows(rows [][]string) [][]string {
 	for i, r := range rows {
 		escaped[i] = make([]string, len(r))
 		for j, c := range r {
-			escaped[i][j] = cliprinters.EscapeTerminal(c)
+			escaped[i][j] = termtext.Line(c)
 		}
 	}
 	return escaped

@@ -21,7 +21,8 @@ import (
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
-	cliprinters "k8s.io/cli-runtime/pkg/printers"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // TableOptions are shared by every table printer.
@@ -128,7 +129,7 @@ func (t *Table) add(cells ...string) {
 }
 
 // text is a text cell, escaped for the terminal.
-func text(s string) Cell { return Cell{Text: cliprinters.EscapeTerminal(s)} }
+func text(s string) Cell { return Cell{Text: termtext.Line(s)} }
 
 // count is a numeric cell for an integer.
 func count(n int64) Cell { return Cell{Text: fmt.Sprintf("%d", n), Sort: float64(n)} }
@@ -373,7 +374,7 @@ func writeTrimmed(w io.Writer, s string) error {
 }
 
 // escape neutralises terminal control sequences in cluster-supplied text.
-func escape(s string) string { return cliprinters.EscapeTerminal(s) }
+func escape(s string) string { return termtext.Line(s) }
 
 // Lines returns an arranged table as text cells, for printers that lay out
 // rows themselves (StreamTable): the header, each row's key ("" for footer

@@ -279,3 +279,28 @@ func BenchmarkRequestedTable(b *testing.B) {
 		}
 	}
 }
+
+// TestRequestedTableMarksOverflow: a resource whose numbers wrapped on a
+// node is marked in its cell, the wrapped numbers kept.
+func TestRequestedTableMarksOverflow(t *testing.T) {
+	r := requestedSample()
+	r.Nodes[0].Overflow = []string{"memory"}
+	r.Total.Overflow = []string{"memory"}
+	tb, err := RequestedTable(r, TableOptions{Resources: []string{"cpu", "memory"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Arrange(TableOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := render(t, tb, TableOptions{})
+	want := "NAME    CPU             MEMORY\n" +
+		"a       1/4 (25%)       1Gi/8Gi (12%) overflow\n" +
+		"b       3900m/4 (97%)   1Gi/2Gi (50%)\n" +
+		"gone    100m/0 (-)      -\n" +
+		"TOTAL   5/8 (62%)       2Gi/10Gi (20%) overflow\n" +
+		"placeholder (pods bound to a node that does not exist): gone\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -7,9 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	cliprinters "k8s.io/cli-runtime/pkg/printers"
-
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // PrintSchedulingSummary renders a SchedulingReport table (see
@@ -80,7 +79,7 @@ func printPodDecision(w io.Writer, p *v1alpha1.PodDecision, opts TableOptions) e
 		fields = append(fields, [2]string{"Nominated:", p.NominatedNodeName + " (status.nominatedNodeName, tried first)"})
 	}
 	for _, f := range fields {
-		if _, err := fmt.Fprintf(w, "%-12s%s\n", f[0], cliprinters.EscapeTerminal(f[1])); err != nil {
+		if _, err := fmt.Fprintf(w, "%-12s%s\n", f[0], termtext.Text(f[1])); err != nil {
 			return err
 		}
 	}

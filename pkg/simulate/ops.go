@@ -133,5 +133,5 @@ func (s *Simulator) cleanupNote() string {
 	if next == nil {
 		return "nothing expired: no assumed pod has finished binding"
 	}
-	return fmt.Sprintf("nothing expired: next deadline %s (%s)", offset(next.deadline), podName(next.orig))
+	return fmt.Sprintf("nothing expired: next deadline %s (%s)", offset(next.deadline), quotedPod(next.orig))
 }

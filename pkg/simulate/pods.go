@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // tracked is what the simulator knows about one simulated pod. Its cache
@@ -44,6 +45,9 @@ type tracked struct {
 
 func podName(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
 
+// quotedPod names p in messages, escaped (termtext.Line).
+func quotedPod(p *v1.Pod) string { return termtext.Line(podName(p)) }
+
 // registry holds the simulated pods in the order they became known.
 type registry struct {
 	byName map[string]*tracked
@@ -59,7 +63,7 @@ func newRegistry() *registry {
 // fails if a pod with the same namespace/name is known.
 func (r *registry) add(p *v1.Pod, state cache.PodState, req cache.Resource) (*tracked, error) {
 	if _, ok := r.byName[podName(p)]; ok {
-		return nil, fmt.Errorf("pod %s is given twice", podName(p))
+		return nil, fmt.Errorf("pod %s is given twice", quotedPod(p))
 	}
 	t := &tracked{
 		orig:  p,

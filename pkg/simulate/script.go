@@ -42,7 +42,8 @@ namespace/name keeps its UID). node names a node of the input or of an
 earlier nodeObject; nodeObject is an inline Node manifest. Time moves only
 with advance, and pods expire only at cleanup. A mistake in the script
 (unknown op, pod or node, bad duration, missing field) stops the run with
-exit code 2; errors the cache returns are reported in the timeline.`
+exit code 2; errors the cache returns are reported in the timeline. A
+script holds at most 100,000 steps and 8 MiB.`
 
 // Script operations.
 const (
@@ -146,9 +147,23 @@ type rawStep struct {
 	Outcome    string          `json:"outcome"`
 }
 
+// Bounds of a script, so that parsing and running one stays within a few
+// hundred MiB and seconds: a script is written by hand or by a small
+// generator, and 100,000 steps take a few MiB.
+const (
+	// MaxScriptBytes is the largest script read: 8 MiB.
+	MaxScriptBytes = 8 << 20
+	// MaxScriptSteps is the most steps a script may hold.
+	MaxScriptSteps = 100_000
+)
+
 // ParseScript parses a YAML (or JSON) list of steps; see ScriptHelp. Errors
-// are *ScriptError naming the step.
+// are *ScriptError naming the step. A script larger than MaxScriptBytes or
+// with more than MaxScriptSteps steps is refused.
 func ParseScript(data []byte) ([]Step, error) {
+	if len(data) > MaxScriptBytes {
+		return nil, &ScriptError{Err: fmt.Errorf("%d bytes, more than the %d MiB a script may hold (at most %d steps)", len(data), MaxScriptBytes>>20, MaxScriptSteps)}
+	}
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
 		return nil, &ScriptError{Err: fmt.Errorf("invalid YAML: %w", err)}
@@ -159,6 +174,9 @@ func ParseScript(data []byte) ([]Step, error) {
 	}
 	if len(raws) == 0 {
 		return nil, &ScriptError{Err: errors.New("no steps")}
+	}
+	if len(raws) > MaxScriptSteps {
+		return nil, &ScriptError{Err: fmt.Errorf("%d steps, more than %d", len(raws), MaxScriptSteps)}
 	}
 	steps := make([]Step, len(raws))
 	for i, raw := range raws {

@@ -3,6 +3,8 @@ package simulate
 import (
 	"errors"
 	"fmt"
+	"math"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -10,6 +12,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
+	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // RunScript runs steps, in order, against the cache. pods (from --pod-file
@@ -39,6 +42,9 @@ func (s *Simulator) RunScript(steps []Step, pods []*v1.Pod) (*v1alpha1.Simulatio
 func (s *Simulator) runStep(st Step) error {
 	switch st.Op {
 	case OpAdvance:
+		if st.Duration > math.MaxInt64-s.now {
+			return fmt.Errorf("+%s would move the virtual clock past its largest value, %s after the start", st.Duration, time.Duration(math.MaxInt64))
+		}
 		s.setTime(s.now + st.Duration)
 		s.emit(newEvent(EventAdvance, nil, "", "clock +"+st.Duration.String(), nil))
 		return nil
@@ -76,7 +82,7 @@ func (s *Simulator) runPodStep(st Step, t *tracked, inline *v1.Pod) error {
 		s.finishBinding(t, obj, "")
 	case OpBind:
 		if t.cur.Spec.NodeName == "" {
-			return fmt.Errorf("pod %s was never assumed or bound, so it has no node to bind to", podName(t.orig))
+			return fmt.Errorf("pod %s was never assumed or bound, so it has no node to bind to", quotedPod(t.orig))
 		}
 		s.bind(t, s.bindOutcome(st))
 	case OpAdd:
@@ -112,7 +118,7 @@ func (s *Simulator) runAdd(st Step, t *tracked, obj *v1.Pod) error {
 	}
 	switch node := obj.Spec.NodeName; {
 	case node == "":
-		return fmt.Errorf("pod %s has no node (it was never assumed or bound): give node", podName(t.orig))
+		return fmt.Errorf("pod %s has no node (it was never assumed or bound): give node", quotedPod(t.orig))
 	case !s.knownNode(node):
 		return unknownNode(node)
 	}
@@ -132,7 +138,7 @@ func (s *Simulator) runUpdate(st Step, t *tracked, obj *v1.Pod, inline bool) err
 	}
 	if len(st.Requests) > 0 {
 		if len(obj.Spec.Containers) == 0 {
-			return fmt.Errorf("pod %s has no containers to set requests on", podName(t.orig))
+			return fmt.Errorf("pod %s has no containers to set requests on", quotedPod(t.orig))
 		}
 		c := &obj.Spec.Containers[0]
 		if c.Resources.Requests == nil {
@@ -158,7 +164,7 @@ func (s *Simulator) resolvePod(arg *PodArg) (*tracked, *v1.Pod, error) {
 		p := s.inputPod(key)
 		switch {
 		case p == nil && arg.Inline == nil:
-			return nil, nil, fmt.Errorf("unknown pod %s: not given with --pod-file or --pending, not defined inline by an earlier step, and not in the input", key)
+			return nil, nil, fmt.Errorf("unknown pod %s: not given with --pod-file or --pending, not defined inline by an earlier step, and not in the input", termtext.Line(key))
 		case p == nil:
 			p = arg.Inline.DeepCopy()
 			if p.UID == "" {
@@ -202,7 +208,7 @@ func (s *Simulator) knownNode(name string) bool {
 }
 
 func unknownNode(name string) error {
-	return fmt.Errorf("unknown node %s: not in the input, not given by an earlier nodeObject, and not in the cache", name)
+	return fmt.Errorf("unknown node %s: not in the input, not given by an earlier nodeObject, and not in the cache", termtext.Line(name))
 }
 
 // runNodeStep runs addNode, updateNode or removeNode, and mirrors on the

@@ -298,6 +298,10 @@ func TestRunScriptMistakes(t *testing.T) {
 		{"bind before assume", "- {op: bind, pod: apps/web-1}", "script step 1 (bind): pod apps/web-1 was never assumed or bound"},
 		{"unknown node op", "- {op: removeNode, node: x-1}", "script step 1 (removeNode): unknown node x-1"},
 		{"no containers", "- op: update\n  pod: {metadata: {name: bare, namespace: apps}}\n  requests: {cpu: 1}", "script step 1 (update): pod apps/bare has no containers"},
+		{"clock past its largest value", "- {op: advance, duration: 2562047h}\n- {op: advance, duration: 2562047h}",
+			"script step 2 (advance): +2562047h0m0s would move the virtual clock past its largest value, 2562047h47m16.854775807s after the start"},
+		{"escaped pod name", "- {op: assume, pod: \"apps/\\e]52;c;aGk=\\a\\nforged\\u009b\"}",
+			`script step 1 (assume): unknown pod apps/^[]52;c;aGk=\x07 forged\x9b: not given`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -335,5 +339,22 @@ func TestRunScriptInline(t *testing.T) {
 	}
 	if uid := res.Events[3].Pod.UID; uid != string(load.DerivedUID("apps", "job")) {
 		t.Errorf("updated object UID %s, want the derived UID of the defined pod", uid)
+	}
+}
+
+// TestParseScriptBounds: a script beyond MaxScriptSteps or MaxScriptBytes
+// is refused before it is run (or, for the size, parsed).
+func TestParseScriptBounds(t *testing.T) {
+	step := "- {op: cleanup}\n"
+	if _, err := ParseScript([]byte(strings.Repeat(step, MaxScriptSteps))); err != nil {
+		t.Errorf("%d steps: %v", MaxScriptSteps, err)
+	}
+	_, err := ParseScript([]byte(strings.Repeat(step, MaxScriptSteps+1)))
+	if want := "script: 100001 steps, more than 100000"; err == nil || err.Error() != want {
+		t.Errorf("one step more: error %v, want %q", err, want)
+	}
+	_, err = ParseScript([]byte("- {op: cleanup}" + strings.Repeat(" ", MaxScriptBytes)))
+	if want := "script: 8388623 bytes, more than the 8 MiB a script may hold (at most 100000 steps)"; err == nil || err.Error() != want {
+		t.Errorf("9 MiB: error %v, want %q", err, want)
 	}
 }

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"slices"
 	"sort"
 
 	v1 "k8s.io/api/core/v1"
@@ -26,12 +27,14 @@ func Requested(m *model.Model, opts RequestedOptions) *v1alpha1.RequestedReport 
 	d := m.Cache.Dump()
 	out := &v1alpha1.RequestedReport{Source: m.Source, Nodes: []v1alpha1.NodeRequested{}, Total: v1alpha1.NodeRequested{Name: "TOTAL"}}
 	v1alpha1.SetKind(out, "RequestedReport")
+	overflows := m.OverflowsByNode()
 	for _, name := range sortedNodeNames(d.Nodes) {
 		ni := d.Nodes[name]
 		if !selected(opts.Selector, ni) {
 			continue
 		}
 		row := requestedRow(name, ni)
+		row.Overflow = overflows[name]
 		out.Nodes = append(out.Nodes, row)
 		addRow(&out.Total, &row)
 	}
@@ -81,6 +84,12 @@ func requestedRow(name string, ni *cache.NodeInfo) v1alpha1.NodeRequested {
 }
 
 func addRow(total, row *v1alpha1.NodeRequested) {
+	for _, res := range row.Overflow {
+		if !slices.Contains(total.Overflow, res) {
+			total.Overflow = append(total.Overflow, res)
+			slices.Sort(total.Overflow)
+		}
+	}
 	total.Pods += row.Pods
 	addResource(&total.Requested, &row.Requested)
 	addResource(&total.Allocatable, &row.Allocatable)

@@ -16,11 +16,13 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -104,6 +106,52 @@ func (c *cycle) Read(p []byte) (int, error) {
 
 const validPod = `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ns", "uid": "u"}, "spec": {"nodeName": "n"}}`
 
+const validNode = `{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}`
+
+// silentServer listens on a port of 127.0.0.1, accepts connections and
+// never answers, and writes D/kubeconfig for it; D/host holds its address.
+func silentServer(t *testing.T, dir string) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	host := "http://" + l.Addr().String()
+	kubeconfig := `apiVersion: v1
+kind: Config
+clusters: [{name: silent, cluster: {server: "` + host + `"}}]
+users: [{name: u, user: {}}]
+contexts: [{name: silent, context: {cluster: silent, user: u}}]
+current-context: silent
+`
+	if err := os.WriteFile(filepath.Join(dir, "kubeconfig"), []byte(kubeconfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "host"), []byte(host), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 type hostileCase struct {
 	name  string
 	args  []string  // after the plugin; "D/" is the case's directory
@@ -184,6 +232,40 @@ func TestHostileInput(t *testing.T) {
 		{name: "escape sequences in an object name", args: []string{"dump", "-f", "-"},
 			stdin: strings.NewReader(`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": ` + jsonString(escapes) + `}, "spec": 5}`), wantCode: 1,
 			wantErr: `stdin: document 1: Pod "\x1b]52;c;aGVsbG8=\a\x1b[2J\x1b]0;title\a\u009b31m\r\nforged line": json: cannot unmarshal number`},
+		{name: "next-nodes with a count of 10^8", setup: write("node.json", validNode), args: []string{"next-nodes", "-f", "D/node.json", "--count", "100000000"}, wantCode: 2,
+			wantErr: "--count must be at most 100000, got 100000000"},
+		{name: "next-nodes with 10^8 cycles", setup: write("node.json", validNode), args: []string{"next-nodes", "-f", "D/node.json", "--cycles", "100000000"}, wantCode: 2,
+			wantErr: "--cycles must be at most 1000, got 100000000"},
+		{name: "escape sequences in the --pod flag", setup: write("pod.json", validPod), args: []string{"requested", "-f", "D/pod.json", "--pod", "ns/" + escapes}, wantCode: 2,
+			wantErr: `pod ns/^[]52;c;aGVsbG8=\x07^[[2J^[]0;title\x07\x9b31m forged line not found in the input`},
+		{name: "escape sequences in a --script pod name", setup: both(write("pod.json", validPod), write("script.yaml", "- op: assume\n  pod: "+strings.ReplaceAll(jsonString("ns/"+escapes), "\u009b", `\u009b`)+"\n")),
+			args: []string{"simulate", "-f", "D/pod.json", "--script", "D/script.yaml"}, wantCode: 2,
+			wantErr: `script step 1 (assume): unknown pod ns/^[]52;c;aGVsbG8=\x07^[[2J^[]0;title\x07\x9b31m forged line: not given`},
+		{name: "escape sequences in a --pod-file pod name", setup: both(write("node.json", validNode), write("pending.json", `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": `+jsonString(escapes)+`, "namespace": "ns"}, "spec": {"containers": [{"name": "c"}]}}`)),
+			args: []string{"simulate", "-f", "D/node.json", "--pod-file", "D/pending.json"}, wantCode: 0},
+		{name: "escape sequences in a bound pod checked with --pod", setup: write("pod.json", `{"apiVersion": "v1", "kind": "List", "items": [`+validNode+`, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": `+jsonString(escapes)+`, "namespace": "ns", "uid": "u"}, "spec": {"nodeName": "n", "containers": [{"name": "c"}]}}]}`),
+			args: []string{"requested", "-f", "D/pod.json", "--pod", "ns/" + escapes}, wantCode: 0,
+			wantWarning: `note: pod ns/^[]52;c;aGVsbG8=\x07^[[2J^[]0;title\x07\x9b31m forged line is bound to node n; it is evaluated as if it were pending, without its own requests on that node`},
+		{name: "two advance steps past the largest time", setup: both(write("pod.json", validPod), write("script.yaml", "- {op: advance, duration: 2562047h}\n- {op: advance, duration: 2562047h}\n")),
+			args: []string{"simulate", "-f", "D/pod.json", "--script", "D/script.yaml"}, wantCode: 2,
+			wantErr: "script step 2 (advance): +2562047h0m0s would move the virtual clock past its largest value"},
+		{name: "a 1M-step script", setup: both(write("pod.json", validPod), func(t *testing.T, dir string) {
+			write("script.yaml", strings.Repeat("- op: advance\n  duration: 1s\n", 1_000_000))(t, dir)
+		}), args: []string{"simulate", "-f", "D/pod.json", "--script", "D/script.yaml"}, wantCode: 2,
+			wantErr: "script: 29000000 bytes, more than the 8 MiB a script may hold (at most 100000 steps)"},
+		{name: "a 300k-step script", setup: both(write("pod.json", validPod), func(t *testing.T, dir string) {
+			write("script.yaml", strings.Repeat("- {op: cleanup}\n", 300_000))(t, dir)
+		}), args: []string{"simulate", "-f", "D/pod.json", "--script", "D/script.yaml"}, wantCode: 2,
+			wantErr: "script: 300000 steps, more than 100000"},
+		{name: "--ttl 9999999h", setup: write("pod.json", validPod), args: []string{"simulate", "-f", "D/pod.json", "--pending", "--ttl", "9999999h"}, wantCode: 2,
+			wantErr: `invalid --ttl "9999999h": want a duration such as 30s or 0, at most 2562047h47m16.854775807s`},
+		{name: "a request of 1e30 cpu", setup: write("pod.json", `{"apiVersion": "v1", "kind": "List", "items": [`+validNode+`, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ns", "uid": "u"}, "spec": {"nodeName": "n", "containers": [{"name": "c", "resources": {"requests": {"cpu": "1e30"}}}]}}]}`),
+			args: []string{"requested", "-f", "D/pod.json"}, wantCode: 0,
+			wantWarning: "warning: pod ns/p: spec.containers[0].resources.requests.cpu is 1e30, beyond the int64 kube-scheduler counts in; it wraps to 0m, in kube-scheduler as here"},
+		{name: "a server that accepts and never answers", setup: silentServer,
+			args: []string{"dump", "--kubeconfig", "D/kubeconfig", "--request-timeout", "7s"}, wantCode: 1,
+			wantWarning: "note: waiting for the API server at H (Ctrl-C to stop)",
+			wantErr:     "cannot reach the API server at H"},
 		{name: "escape sequences in a file name", setup: write("x"+escapes+".yaml", "\x00binary"), args: []string{"dump", "-f", "D/"}, wantCode: 1,
 			wantWarning: `warning: skipped D/x^[]52;c;aGVsbG8=\x07^[[2J^[]0;title\x07\x9b31m forged line.yaml: binary data, not YAML or JSON`,
 			wantErr:     "no nodes or pods found in directory D/"},
@@ -197,6 +279,12 @@ func TestHostileInput(t *testing.T) {
 			var args []string
 			for _, a := range tc.args {
 				args = append(args, strings.ReplaceAll(a, "D/", dir+"/"))
+			}
+			// H is the address of the case's server, if any.
+			host, _ := os.ReadFile(filepath.Join(dir, "host"))
+			subst := strings.NewReplacer("D/", dir+"/", "H", string(host))
+			if len(host) == 0 {
+				subst = strings.NewReplacer("D/", dir+"/")
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), timeLimit)
 			defer cancel()
@@ -235,13 +323,16 @@ func TestHostileInput(t *testing.T) {
 			if rss > limit {
 				t.Errorf("peak RSS %d MiB, over the %d MiB bound", rss>>20, limit>>20)
 			}
+			if i := strings.IndexFunc(stdout.String(), func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 }); i >= 0 {
+				t.Errorf("a raw control byte %q in stdout %q", stdout.String()[i], stdout.String())
+			}
 			lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
 			for _, line := range lines {
 				if i := strings.IndexFunc(line, func(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 }); i >= 0 {
 					t.Errorf("a raw control byte %q in stderr line %q", line[i], line)
 				}
 			}
-			wantWarning := strings.ReplaceAll(tc.wantWarning, "D/", dir+"/")
+			wantWarning := subst.Replace(tc.wantWarning)
 			if wantWarning != "" && !contains(lines, wantWarning) {
 				t.Errorf("stderr lacks %q:\n%s", wantWarning, stderr.String())
 			}
@@ -257,7 +348,7 @@ func TestHostileInput(t *testing.T) {
 				}
 				return
 			}
-			wantErr := strings.ReplaceAll(tc.wantErr, "D/", dir+"/")
+			wantErr := subst.Replace(tc.wantErr)
 			if len(errorLines) != 1 || lines[len(lines)-1] != errorLines[0] || !strings.Contains(errorLines[0], wantErr) {
 				t.Errorf("stderr %q, want one last line, an error containing %q", stderr.String(), wantErr)
 			}

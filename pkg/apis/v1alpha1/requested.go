@@ -28,6 +28,11 @@ type NodeRequested struct {
 	Allocatable      Resource        `json:"allocatable"`
 	// Fit is set when a pod's fit was checked.
 	Fit *Fit `json:"fit,omitempty"`
+	// Overflow lists, sorted, the resources whose numbers on this node went
+	// beyond int64 (its allocatable, a pod's request or the sum of the
+	// requests): kube-scheduler's arithmetic wraps them, and so do the
+	// numbers here.
+	Overflow []string `json:"overflow,omitempty"`
 }
 
 // FitPod identifies the pod whose fit was checked and its scheduler requests.

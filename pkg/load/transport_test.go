@@ -1,0 +1,151 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+)
+
+// silentServer accepts connections and never answers; closing it closes
+// them.
+func silentServer(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return "http://" + l.Addr().String()
+}
+
+// lockedBuffer is written by the note's timer goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func listWith(t *testing.T, cfg *rest.Config) error {
+	t.Helper()
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = List(context.Background(), client, ListOptions{Host: cfg.Host})
+	return err
+}
+
+// TestSilentServer: a server that accepts the connection and never
+// answers ends the listing with the response-header timeout, after a note
+// naming the server; --request-timeout (cfg.Timeout) replaces the default
+// timeout and is named in the error.
+func TestSilentServer(t *testing.T) {
+	host := silentServer(t)
+
+	cfg := &rest.Config{Host: host}
+	notes := &lockedBuffer{}
+	guardSilence(cfg, notes, 500*time.Millisecond, 50*time.Millisecond)
+	err := listWith(t, cfg)
+	want := "cannot reach the API server at " + host + " in time: it accepted the connection, then sent no answer within 500ms (raise it with --request-timeout)"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want one containing %q", err, want)
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != Unreachable {
+		t.Errorf("error %#v, want an *Error of kind Unreachable", err)
+	}
+	if got, want := notes.String(), "note: waiting for the API server at "+host+" (Ctrl-C to stop)\n"; got != want {
+		t.Errorf("notes %q, want %q", got, want)
+	}
+
+	cfg = &rest.Config{Host: host, Timeout: 300 * time.Millisecond}
+	guardSilence(cfg, nil, time.Hour, time.Hour)
+	err = listWith(t, cfg)
+	if want := "in time: it accepted the connection, then sent no answer within --request-timeout"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("with --request-timeout: error %v, want one containing %q", err, want)
+	}
+}
+
+// TestQuickServerNoNote: an answer before the note's delay writes no note,
+// and the guard lets the body be read after the headers.
+func TestQuickServerNoNote(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		kind := "NodeList"
+		if strings.Contains(r.URL.Path, "pods") {
+			kind = "PodList"
+		}
+		w.Write([]byte(`{"kind": "` + kind + `", "apiVersion": "v1", "metadata": {}, "items": []}`))
+	}))
+	defer srv.Close()
+	cfg := &rest.Config{Host: srv.URL}
+	notes := &lockedBuffer{}
+	guardSilence(cfg, notes, time.Hour, time.Hour)
+	if err := listWith(t, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if got := notes.String(); got != "" {
+		t.Errorf("notes %q, want none", got)
+	}
+}
+
+// TestUnauthorizedOverHTTP: a 401 from a plain-http server says that no
+// credentials are sent there (kubeconfig credentials are used over TLS
+// only, by client-go's clientcmd as by kubectl), not that they were
+// rejected.
+func TestUnauthorizedOverHTTP(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte(`{"kind": "Status", "apiVersion": "v1", "status": "Failure", "message": "Unauthorized", "reason": "Unauthorized", "code": 401}`))
+	}))
+	defer srv.Close()
+	cfg := &rest.Config{Host: srv.URL}
+	ConfigureClient(cfg, nil)
+	err := listWith(t, cfg)
+	want := "the API server at " + srv.URL + " asks for credentials (Unauthorized), and none are sent over plain http: use its https:// address"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}

@@ -1,0 +1,175 @@
+package model
+
+// This file finds the numbers that kube-scheduler's int64 arithmetic wraps
+// (a quantity beyond int64 in its unit, or a node's sum of requests beyond
+// int64): the model keeps the scheduler's wrapped numbers, and the
+// warnings say so, naming the object and the field.
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"sort"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+)
+
+// Overflow is one number the scheduler's int64 arithmetic wraps.
+type Overflow struct {
+	// Object names the node ("node n1") or pod ("pod ns/p").
+	Object string
+	// Field is the field (spec.containers[0].resources.requests.cpu) or,
+	// for a node's sum, "requested <resource>".
+	Field string
+	// Value is the value written, or the true sum.
+	Value string
+	// Wrapped is what the scheduler computes instead (millicores for cpu).
+	Wrapped int64
+	// Node is the node whose numbers the overflow changes ("" for a pod
+	// without a node), and Resource the resource.
+	Node, Resource string
+}
+
+func (o Overflow) String() string {
+	unit := ""
+	if o.Field == "requested cpu" || strings.HasSuffix(o.Field, ".cpu") {
+		unit = "m"
+	}
+	return fmt.Sprintf("%s: %s is %s, beyond the int64 kube-scheduler counts in; it wraps to %d%s, in kube-scheduler as here", o.Object, o.Field, o.Value, o.Wrapped, unit)
+}
+
+var (
+	maxInt64 = big.NewInt(math.MaxInt64)
+	minInt64 = big.NewInt(math.MinInt64)
+	maxMilli = resource.NewMilliQuantity(math.MaxInt64, resource.DecimalSI)
+	minMilli = resource.NewMilliQuantity(math.MinInt64, resource.DecimalSI)
+	maxUnits = resource.NewQuantity(math.MaxInt64, resource.DecimalSI)
+	minUnits = resource.NewQuantity(math.MinInt64, resource.DecimalSI)
+)
+
+func sortedKeys(rl v1.ResourceList) []v1.ResourceName {
+	keys := make([]v1.ResourceName, 0, len(rl))
+	for k := range rl {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	return keys
+}
+
+// quantityOverflows reports whether q, counted as the scheduler counts
+// name (cpu in millicores, anything else in units), is beyond int64, and
+// the wrapped value.
+func quantityOverflows(name v1.ResourceName, q resource.Quantity) (int64, bool) {
+	if name == v1.ResourceCPU {
+		return q.MilliValue(), q.Cmp(*maxMilli) > 0 || q.Cmp(*minMilli) < 0
+	}
+	return q.Value(), q.Cmp(*maxUnits) > 0 || q.Cmp(*minUnits) < 0
+}
+
+// listOverflows appends the overflows of rl, at field prefix of object, on
+// node.
+func listOverflows(out []Overflow, object, node, prefix string, rl v1.ResourceList) []Overflow {
+	for _, name := range sortedKeys(rl) {
+		q := rl[name]
+		if wrapped, over := quantityOverflows(name, q); over {
+			out = append(out, Overflow{Object: object, Field: prefix + "." + string(name), Value: q.String(), Wrapped: wrapped, Node: node, Resource: string(name)})
+		}
+	}
+	return out
+}
+
+// Overflows lists, in input order, the quantities of nodes' allocatable
+// and of pods' requests and overhead beyond int64, then, node by node in
+// name order, each resource whose sum of the pods' requests goes beyond
+// int64 on a node of the cache.
+func (m *Model) Overflows() []Overflow {
+	var out []Overflow
+	pods := m.Pods
+	for _, n := range m.Nodes {
+		out = listOverflows(out, "node "+n.Name, n.Name, "status.allocatable", n.Status.Allocatable)
+	}
+	for _, p := range pods {
+		object := "pod " + p.Namespace + "/" + p.Name
+		for i, c := range p.Spec.InitContainers {
+			out = listOverflows(out, object, p.Spec.NodeName, fmt.Sprintf("spec.initContainers[%d].resources.requests", i), c.Resources.Requests)
+		}
+		for i, c := range p.Spec.Containers {
+			out = listOverflows(out, object, p.Spec.NodeName, fmt.Sprintf("spec.containers[%d].resources.requests", i), c.Resources.Requests)
+		}
+		if p.Spec.Resources != nil {
+			out = listOverflows(out, object, p.Spec.NodeName, "spec.resources.requests", p.Spec.Resources.Requests)
+		}
+		out = listOverflows(out, object, p.Spec.NodeName, "spec.overhead", p.Spec.Overhead)
+	}
+	if m.Cache == nil {
+		return out
+	}
+	dump := m.Cache.Dump()
+	names := make([]string, 0, len(dump.Nodes))
+	for name := range dump.Nodes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		out = append(out, sumOverflows(name, dump.Nodes[name])...)
+	}
+	return out
+}
+
+// sumOverflows checks, for each resource, the exact sum of the pods'
+// requests on ni against int64.
+func sumOverflows(node string, ni *cache.NodeInfo) []Overflow {
+	sums := map[string]*big.Int{}
+	wrapped := map[string]int64{}
+	add := func(name string, v int64) {
+		if sums[name] == nil {
+			sums[name] = new(big.Int)
+		}
+		sums[name].Add(sums[name], big.NewInt(v))
+		wrapped[name] += v
+	}
+	for _, pi := range ni.Pods {
+		r := pi.Resource.Resource
+		add("cpu", r.MilliCPU)
+		add("memory", r.Memory)
+		add("ephemeral-storage", r.EphemeralStorage)
+		for name, v := range r.ScalarResources {
+			add(string(name), v)
+		}
+	}
+	var out []Overflow
+	keys := make([]string, 0, len(sums))
+	for k := range sums {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if s := sums[k]; s.Cmp(maxInt64) > 0 || s.Cmp(minInt64) < 0 {
+			value := s.String()
+			if k == "cpu" {
+				value += "m"
+			}
+			out = append(out, Overflow{Object: "node " + node, Field: "requested " + k, Value: value, Wrapped: wrapped[k], Node: node, Resource: k})
+		}
+	}
+	return out
+}
+
+// OverflowsByNode maps a node's name to the resources, sorted, that
+// overflowed on it (Overflows, less pending pods).
+func (m *Model) OverflowsByNode() map[string][]string {
+	out := map[string][]string{}
+	for _, o := range m.Overflows() {
+		if o.Node == "" || slices.Contains(out[o.Node], o.Resource) {
+			continue
+		}
+		out[o.Node] = append(out[o.Node], o.Resource)
+		sort.Strings(out[o.Node])
+	}
+	return out
+}
