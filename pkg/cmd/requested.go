@@ -119,6 +119,9 @@ func (o *RequestedOptions) Run(cmd *cobra.Command) error {
 	if o.Watch.Watch {
 		return runWatch(cmd, o.Input, o.Output, o.Watch, o.IOStreams, requestedWatchView(o))
 	}
+	if o.fitting() {
+		raiseMemoryLimitForDecisions()
+	}
 	err := o.run(cmd)
 	if err != nil && o.fitting() && ExitCode(err) == ExitError && !errors.Is(err, errFitsNoNode) {
 		return &exitError{code: ExitUsage, err: err}

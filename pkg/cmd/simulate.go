@@ -310,6 +310,7 @@ func (o *SimulateOptions) simOptions(ttl simulate.TTLChoice, p *cache.Profile, c
 // the script, an unknown --node or --bind-for pod exit 2; loading failures,
 // and finding no pod to simulate, exit 1.
 func (o *SimulateOptions) Run(cmd *cobra.Command) error {
+	raiseMemoryLimitForDecisions()
 	steps, err := o.readScript()
 	if err != nil {
 		return err

@@ -131,6 +131,7 @@ func (o *WhyOptions) Run(cmd *cobra.Command) error {
 }
 
 func (o *WhyOptions) run(cmd *cobra.Command) error {
+	raiseMemoryLimitForDecisions()
 	cfg, err := o.schedulerConfig()
 	if err != nil {
 		return err

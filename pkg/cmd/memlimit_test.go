@@ -1,0 +1,32 @@
+package cmd
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+// The decision commands lift main's 1200 MiB soft limit to 2 GiB, never
+// lower a higher one, and leave a GOMEMLIMIT the user set alone.
+func TestRaiseMemoryLimitForDecisions(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
+	cases := []struct {
+		name         string
+		env          string
+		before, want int64
+	}{
+		{"main's limit is raised", "", 1200 << 20, 2 << 30},
+		{"a higher limit stays", "", 4 << 30, 4 << 30},
+		{"GOMEMLIMIT wins", "1GiB", 1 << 30, 1 << 30},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("GOMEMLIMIT", tc.env)
+			debug.SetMemoryLimit(tc.before)
+			raiseMemoryLimitForDecisions()
+			if got := debug.SetMemoryLimit(-1); got != tc.want {
+				t.Errorf("limit %d after raising from %d, want %d", got, tc.before, tc.want)
+			}
+		})
+	}
+}
