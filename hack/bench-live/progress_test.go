@@ -100,8 +100,8 @@ func startFakeAPI(t *testing.T, root, file string) (url string, nodes, pods int)
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
 	})
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if _, scanErr := fmt.Sscan(line, &url, &nodes, &pods); err != nil || scanErr != nil {

@@ -78,7 +78,9 @@ func plan(g *rng, cfg Config) []namespacePlan {
 		ns := &namespaces[g.intN(nsCount)]
 		ns.units = append(ns.units, u)
 	}
-	out := append(namespaces, system)
+	out := make([]namespacePlan, 0, len(namespaces)+1)
+	out = append(out, namespaces...)
+	out = append(out, system)
 	for i := range out {
 		sort.Slice(out[i].units, func(a, b int) bool { return out[i].units[a].name < out[i].units[b].name })
 	}

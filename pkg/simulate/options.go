@@ -4,9 +4,10 @@ import (
 	"errors"
 
 	"fmt"
-	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 	"strings"
 	"time"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )

@@ -111,11 +111,12 @@ func TestLiveEqualsFile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			fromLive := runPlugin(t, nil, append(tc.args, live)...)
 			var fromFile runResult
-			if tc.stdin {
+			switch {
+			case tc.stdin:
 				fromFile = runPlugin(t, bytes.NewReader(data), append(tc.args, "-f", "-")...)
-			} else if tc.split {
+			case tc.split:
 				fromFile = runPlugin(t, nil, append(tc.args, "-f", nodesFile, "-f", podsDir, "-R")...)
-			} else {
+			default:
 				fromFile = runPlugin(t, nil, append(tc.args, "-f", export)...)
 			}
 			for _, r := range []runResult{fromLive, fromFile} {
