@@ -33,6 +33,7 @@ func realKubectl(t *testing.T) string {
 // requires the plugin to print the same JSON from the export (-f) as from
 // the live cluster, for every data command.
 func TestLiveEqualsFile(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}
