@@ -7,6 +7,10 @@
 #   make bench-files    file mode at scale: gen-cluster writes a cluster, then
 #                       `dump -f`, `dump -o json -f` and `requested -f` run under /usr/bin/time
 #                       (peak RSS, wall time), BENCH_FILES_RUNS times each
+#   make bench-why      `why` at scale on the bench-files cluster, in one run:
+#                       `dump -f` (the load alone, the baseline), `why POD -f`
+#                       (one pending pod) and `why -A -f` (every pending pod)
+#                       under /usr/bin/time, BENCH_FILES_RUNS times each
 #   make bench-live     live mode against a real kube-apiserver (test/e2e
 #                       framework): load BENCH_LIVE_NODES / BENCH_LIVE_PODS with
 #                       the concurrent loader, then time, after a warm-up round,
@@ -69,7 +73,7 @@ BENCH_WATCH_DURATION ?= 60s
 # Extra flags for the bench-progress test binary, e.g. -interrupt-limit=1s.
 BENCH_PROGRESS_FLAGS ?=
 
-.PHONY: bench-files bench-live bench-live-5k bench-progress bench-watch
+.PHONY: bench-files bench-why bench-live bench-live-5k bench-progress bench-watch
 
 # kubectl of the apiserver's release, built like hack/e2e-binaries.sh builds
 # the control plane (which builds one only when none is on PATH).
@@ -96,6 +100,21 @@ bench-files: build $(BENCH_FILE)
 			tail -n 1 $(BENCH_FILES_DIR)/stderr; \
 		done; \
 	done
+
+# bench-why times the load alone (dump), every pending pod (why -A) and one
+# pending pod: the first row of why -A's report, a workload replica as most
+# pending pods are.
+BENCH_WHY = $(TIME) -f "$$cmd -f: %e s wall, %U s user, %S s sys, %M KiB peak RSS" ./$(BIN) $$cmd -f $(BENCH_FILE) \
+	>$(BENCH_FILES_DIR)/stdout 2>$(BENCH_FILES_DIR)/stderr; rc=$$?; \
+	[ $$rc -le 1 ] && ! grep -q "^error" $(BENCH_FILES_DIR)/stderr || { cat $(BENCH_FILES_DIR)/stderr; exit 1; }; \
+	tail -n 1 $(BENCH_FILES_DIR)/stderr
+
+bench-why: build $(BENCH_FILE)
+	@test -x $(TIME) || { echo "$(TIME) is missing: apt-get install time"; exit 1; }
+	@for cmd in "dump" "why -A"; do for i in $$(seq $(BENCH_FILES_RUNS)); do $(BENCH_WHY); done; done; \
+	pod=$$(awk 'NR == 2 { print $$1 }' $(BENCH_FILES_DIR)/stdout); \
+	test -n "$$pod" || { echo "why -A found no pending pod"; exit 1; }; \
+	cmd="why -n $${pod%%/*} $${pod#*/}"; for i in $$(seq $(BENCH_FILES_RUNS)); do $(BENCH_WHY); done
 
 bench-live: e2e-binaries build $(KUBECTL)
 	SCHEDCACHE_E2E_BIN_DIR=$(BENCH_BIN_DIR) $(GO) test -tags benchlive -count=1 -timeout 120m -run '^TestBenchLive$$' -v ./hack/bench-live \

@@ -168,6 +168,14 @@ func (o *WhyOptions) run(cmd *cobra.Command) error {
 	return outcome(verdicts)
 }
 
+// showsNodes reports whether the output has per-node results: the detail
+// of one pod or -o wide, and every structured format. The one-row-per-pod
+// table does not, so the verdicts need not keep them (at 5,000 nodes they
+// would be most of the memory of "why -A").
+func (o *WhyOptions) showsNodes() bool {
+	return o.Output.Wide() || len(o.Pods) == 1 || !o.Output.rowsOutput()
+}
+
 func (o *WhyOptions) schedulerConfig() (*decide.Config, error) {
 	if o.ConfigFile == "" {
 		return decide.DefaultConfig()
@@ -184,7 +192,7 @@ func (o *WhyOptions) evaluate(cmd *cobra.Command, m *model.Model, objects []runt
 		fmt.Fprintln(o.ErrOut, "warning: the configuration names scheduler extenders, which are not called: their filters and scores are missing")
 	}
 	warnMissing(o.ErrOut, targets, objects)
-	e, err := decide.New(cmd.Context(), decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg})
+	e, err := decide.New(cmd.Context(), decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: !o.showsNodes()})
 	if err != nil {
 		return nil, err
 	}

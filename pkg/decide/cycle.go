@@ -40,10 +40,16 @@ func (e *Evaluator) Evaluate(ctx context.Context, pod *v1.Pod) (*Verdict, error)
 		return prev.forPod(pod), nil
 	}
 	v, err := c.run(ctx, 0)
-	if err == nil && key != "" {
+	if err != nil {
+		return nil, err
+	}
+	if e.omitNodes {
+		v.Nodes = nil
+	}
+	if key != "" {
 		e.memo[key] = v
 	}
-	return v, err
+	return v, nil
 }
 
 // memoKey is the key under which a cycle's verdict can be reused, or "".

@@ -51,6 +51,12 @@ type Input struct {
 	// Parallelism is the number of goroutines the plugins and the filter
 	// step use; 0 means GOMAXPROCS.
 	Parallelism int
+	// OmitNodes makes Evaluate return verdicts without per-node results
+	// (Verdict.Nodes nil; the counts and the message are kept), for callers
+	// that print only the pod-level outcome. At 5,000 nodes each kept
+	// verdict holds 5,000 NodeResults, so for every pending pod of a large
+	// cluster they would be most of the memory.
+	OmitNodes bool
 }
 
 // Evaluator runs scheduling cycles for pods over one cluster state. It is
@@ -72,8 +78,10 @@ type Evaluator struct {
 	// preempted: the node each pod was nominated to by Schedule's preemption.
 	preempted map[types.UID]string
 	// memo holds Evaluate's verdicts by signature while the state holds.
-	memo   map[string]*Verdict
-	cancel context.CancelFunc
+	memo map[string]*Verdict
+	// omitNodes: Evaluate drops Verdict.Nodes (Input.OmitNodes).
+	omitNodes bool
+	cancel    context.CancelFunc
 }
 
 // New builds the frameworks of every profile of in.Config over in, the way
@@ -111,6 +119,7 @@ func New(ctx context.Context, in Input) (*Evaluator, error) {
 		preempted:   map[types.UID]string{},
 		memo:        map[string]*Verdict{},
 		parallelism: par,
+		omitNodes:   in.OmitNodes,
 		cancel:      cancel,
 	}
 	e.lister.refresh(in.Snapshot)

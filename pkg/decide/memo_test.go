@@ -44,3 +44,35 @@ func TestEvaluateReusesVerdictsOfIdenticalPods(t *testing.T) {
 		t.Errorf("%d remembered cycles, want 4: %v", len(keys), keys)
 	}
 }
+
+// With OmitNodes a verdict is the full one without its per-node results:
+// the same result, node, message, preemption and counts, for the first pod
+// of a template and for the replicas reusing its cycle.
+func TestOmitNodesKeepsThePodLevelVerdict(t *testing.T) {
+	c := cluster{
+		nodes: nodes(node("a"), node("b").Taints(taint("t", v1.TaintEffectNoSchedule))),
+		bound: pods(bound("low", "a").Priority(0).Req(cpu("1500m"))),
+	}
+	cases := []*v1.Pod{
+		pod("fits-1").Label("app", "fits").Req(cpu("100m")).Obj(),
+		pod("fits-2").Label("app", "fits").Req(cpu("100m")).Obj(),
+		pod("preempts").Priority(100).Req(cpu("1")).Obj(),
+		pod("never").Req(cpu("64")).Obj(),
+	}
+	omitting := c.evaluator(t)
+	omitting.omitNodes = true
+	for _, p := range cases {
+		got := evaluate(t, omitting, p)
+		want := evaluate(t, c.evaluator(t), p)
+		if len(want.Nodes) == 0 {
+			t.Fatalf("%s: the full verdict has no per-node results; the case shows nothing", p.Name)
+		}
+		if got.Nodes != nil {
+			t.Errorf("%s: %d per-node results kept, want none", p.Name, len(got.Nodes))
+		}
+		want.Nodes = nil
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: pod-level verdict differs (-full +omitted):\n%s", p.Name, diff)
+		}
+	}
+}
