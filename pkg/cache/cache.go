@@ -180,6 +180,17 @@ func (c *cacheImpl) Dump() *Dump {
 	return d
 }
 
+// GetNodeInfo implements Cache.
+func (c *cacheImpl) GetNodeInfo(name string) (*NodeInfo, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	item, ok := c.nodes[name]
+	if !ok {
+		return nil, false
+	}
+	return item.info.Clone(), true
+}
+
 // NodeTreeList implements Cache.
 func (c *cacheImpl) NodeTreeList() ([]string, error) {
 	c.mu.RLock()

@@ -215,3 +215,34 @@ func TestPlaceholderAndGhostMarks(t *testing.T) {
 		t.Errorf("re-added n still marked")
 	}
 }
+
+// TestGetNodeInfo: a node, a placeholder and a ghost are found by name, as
+// clones (changing one leaves the cache alone); an unknown name is not.
+func TestGetNodeInfo(t *testing.T) {
+	c := newTestCache(Options{})
+	c.AddNode(withAlloc(node("n1"), rl("2", "4Gi")))
+	c.AddNode(node("gone"))
+	mustNil(t, c.AddPod(pod("p1").uid("u1").on("n1").req("500m", "1Gi").obj()))
+	mustNil(t, c.AddPod(pod("p2").uid("u2").on("nowhere").req("100m", "").obj()))
+	mustNil(t, c.AddPod(pod("p3").uid("u3").on("gone").req("100m", "").obj()))
+	mustNil(t, c.RemoveNode(node("gone")))
+
+	n1, ok := c.GetNodeInfo("n1")
+	if !ok || n1.Node().Name != "n1" || n1.Requested.MilliCPU != 500 || n1.Requested.Memory != 1<<30 || len(n1.Pods) != 1 || n1.Allocatable.MilliCPU != 2000 {
+		t.Errorf("n1: %v %+v", ok, n1)
+	}
+	n1.Requested.MilliCPU = 9999
+	n1.Pods = nil
+	if again, _ := c.GetNodeInfo("n1"); again.Requested.MilliCPU != 500 || len(again.Pods) != 1 {
+		t.Errorf("changing the returned NodeInfo changed the cache: %+v", again)
+	}
+	if ph, ok := c.GetNodeInfo("nowhere"); !ok || !ph.IsPlaceholder() || ph.Requested.MilliCPU != 100 {
+		t.Errorf("placeholder: %v %+v", ok, ph)
+	}
+	if g, ok := c.GetNodeInfo("gone"); !ok || !g.IsGhost() || len(g.Pods) != 1 {
+		t.Errorf("ghost: %v %+v", ok, g)
+	}
+	if ni, ok := c.GetNodeInfo("nope"); ok || ni != nil {
+		t.Errorf("unknown node: %v %+v", ok, ni)
+	}
+}

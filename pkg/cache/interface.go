@@ -88,6 +88,12 @@ type Cache interface {
 	// Dump returns clones of every NodeInfo (placeholders and ghosts
 	// included) and the assumed pod keys.
 	Dump() *Dump
+	// GetNodeInfo returns a clone of the NodeInfo named name (a placeholder
+	// or ghost included) and whether the cache holds one. It costs a map
+	// lookup and a clone of that one NodeInfo, whatever the cluster's size,
+	// where Dump clones them all. Upstream has no such method (its callers
+	// read a Snapshot); it serves those that follow one node per event.
+	GetNodeInfo(name string) (*NodeInfo, bool)
 	// NodeTreeList returns the NodeTree's current List() order and zones.
 	NodeTreeList() ([]string, error)
 

@@ -43,7 +43,7 @@ type CompareOptions struct {
 
 // NewCompareOptions returns CompareOptions with defaults.
 func NewCompareOptions(streams genericiooptions.IOStreams) *CompareOptions {
-	return &CompareOptions{Input: NewInputFlags(), Output: NewOutputFlags(), SchedulerNames: []string{compare.DefaultSchedulerName}, IOStreams: streams}
+	return &CompareOptions{Input: NewInputFlags().withoutAllNamespaces(), Output: NewOutputFlags(), SchedulerNames: []string{compare.DefaultSchedulerName}, IOStreams: streams}
 }
 
 // NewCmdCompare returns the "compare" subcommand.

@@ -40,7 +40,7 @@ type DiffOptions struct {
 
 // NewDiffOptions returns DiffOptions with defaults.
 func NewDiffOptions(streams genericiooptions.IOStreams) *DiffOptions {
-	return &DiffOptions{Input: NewInputFlags(), Output: NewOutputFlags(), IOStreams: streams}
+	return &DiffOptions{Input: NewInputFlags().withoutNamespace(), Output: NewOutputFlags(), IOStreams: streams}
 }
 
 // NewCmdDiff returns the "diff" subcommand.

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 	"github.com/schedcache/kubectl-schedcache/pkg/views"
@@ -43,7 +44,9 @@ type DumpOptions struct {
 
 // NewDumpOptions returns DumpOptions with defaults.
 func NewDumpOptions(streams genericiooptions.IOStreams) *DumpOptions {
-	return &DumpOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources(), Watch: NewWatchFlags(), IOStreams: streams}
+	return &DumpOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources().withTable(func(t printers.TableOptions) (*printers.Table, error) {
+		return printers.DumpTable(&v1alpha1.CacheDump{}, t)
+	}), Watch: NewWatchFlags(), IOStreams: streams}
 }
 
 // NewCmdDump returns the "dump" subcommand.
@@ -88,7 +91,7 @@ func (o *DumpOptions) validate(cmd *cobra.Command) error {
 // --watch it then follows the cluster.
 func (o *DumpOptions) Run(cmd *cobra.Command) error {
 	if o.Watch.Watch {
-		return runWatch(cmd, o.Input, o.Output, o.Watch, o.IOStreams, dumpWatchView())
+		return runWatch(cmd, o.Input, o.Output, o.Watch, o.IOStreams, dumpWatchView(o.Input.Namespace()))
 	}
 	m, err := o.Input.LoadModel(cmd.Context(), o.IOStreams, cache.Options{})
 	if err != nil {
@@ -98,9 +101,17 @@ func (o *DumpOptions) Run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	// -n lists the pods of one namespace (detail blocks, json, yaml); the
+	// one-row-per-node table counts every pod, as the scheduler does.
+	ns := o.Input.Namespace()
+	warnEmptyNamespace(o.ErrOut, m, ns)
+	listed := dumpInNamespace(d, ns)
 	var detail func(printers.TableOptions) error
 	if len(o.Nodes) > 0 {
-		detail = func(t printers.TableOptions) error { return printers.PrintNodeDetails(o.Out, d, t) }
+		detail = func(t printers.TableOptions) error {
+			t.PodNamespace = ns
+			return printers.PrintNodeDetails(o.Out, d, t)
+		}
 	}
-	return o.Output.PrintTable(o.Out, d, func(t printers.TableOptions) (*printers.Table, error) { return printers.DumpTable(d, t) }, detail)
+	return o.Output.PrintTable(o.Out, listed, func(t printers.TableOptions) (*printers.Table, error) { return printers.DumpTable(d, t) }, detail)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Exit codes of kubectl-schedcache (documented in README "Exit codes").
@@ -20,6 +21,29 @@ const (
 	// as a shell reports a command killed by it.
 	ExitInterrupted = 130
 )
+
+// exitCodes is the one table of exit codes: "--help" prints it (ExitCodesHelp)
+// and README's "Exit codes" section repeats it.
+var exitCodes = []struct {
+	code    int
+	meaning string
+}{
+	{ExitOK, "success; requested --pod/--pod-file: the pod fits some node; why: every pod would be scheduled"},
+	{ExitError, "runtime error (unreachable server, refused, bad input file); requested --pod: fits no node; why: some pod stays Pending"},
+	{ExitUsage, "usage error: unknown command, flag, output format, column or resource, bad or conflicting flag values (-n with -A); requested --pod and why: any error"},
+	{ExitDiffer, "compare, diff: the two sides differ"},
+	{ExitInterrupted, "interrupted (Ctrl-C)"},
+}
+
+// ExitCodesHelp renders exitCodes for --help.
+func ExitCodesHelp() string {
+	var b strings.Builder
+	b.WriteString("Exit codes:")
+	for _, c := range exitCodes {
+		fmt.Fprintf(&b, "\n  %-5d%s", c.code, c.meaning)
+	}
+	return b.String()
+}
 
 // exitError carries an explicit exit code through cobra's RunE.
 type exitError struct {

@@ -81,7 +81,7 @@ func TestGolden(t *testing.T) {
 		{"placeholder-dump.json", []string{"dump", "-f", fixture("placeholder"), "-o", "json"}, 0},
 		{"placeholder-requested.txt", []string{"requested", "-f", fixture("placeholder")}, 0},
 		{"placeholder-snapshot.txt", []string{"snapshot", "-f", fixture("placeholder")}, 0},
-		{"zones-next-nodes.txt", []string{"next-nodes", "-f", fixture("zones"), "-n", "10"}, 0},
+		{"zones-next-nodes.txt", []string{"next-nodes", "-f", fixture("zones"), "--count", "10"}, 0},
 		{"zones-next-nodes.yaml", []string{"next-nodes", "-f", fixture("zones"), "-o", "yaml"}, 0},
 		{"zones-snapshot.json", []string{"snapshot", "-f", fixture("zones"), "-o", "json"}, 0},
 		{"zones-dump-sort-by-zone.txt", []string{"dump", "-f", fixture("zones"), "--columns", "name,zone,pods", "--sort-by", "zone"}, 0},

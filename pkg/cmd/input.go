@@ -8,6 +8,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
@@ -33,12 +34,18 @@ type InputFlags struct {
 	Version *VersionFlags
 	// MaxDocumentSize caps one document of the inputs (--max-document-size).
 	MaxDocumentSize string
+	// AllNamespaces is -A/--all-namespaces, registered with -n/--namespace
+	// on the commands that show pods (see Namespace and PodNamespace).
+	AllNamespaces bool
 	// Objects also loads the objects of load.SchedulingKinds (into
 	// Cluster.Objects), for commands that make scheduling decisions: from
 	// the files, or listed live. Not a flag: the command sets it.
 	Objects bool
 
 	limits load.Limits // from MaxDocumentSize, set by Validate
+	// onePod: -n names the namespace of one pod the command reads (compare
+	// --from-pod); there is no -A.
+	onePod bool
 
 	// clientForTest replaces the live client in tests (client-go fake).
 	clientForTest kubernetes.Interface
@@ -49,16 +56,56 @@ func NewInputFlags() *InputFlags {
 	return &InputFlags{ConfigFlags: genericclioptions.NewConfigFlags(true), ChunkSize: load.DefaultPageSize, MaxDocumentSize: "256Mi", Version: &VersionFlags{}}
 }
 
-// withoutNamespace drops -n/--namespace, for commands where -n means
-// something else and the namespace does not matter (nodes are cluster-wide).
+// withoutNamespace drops -n/--namespace and -A/--all-namespaces, for
+// commands that show no pods (nodes are cluster-wide): a flag that would be
+// accepted and ignored is better not offered.
 func (f *InputFlags) withoutNamespace() *InputFlags {
 	f.ConfigFlags.Namespace = nil
 	return f
 }
 
-// AddFlags registers the connection and file flags on cmd.
+// withoutAllNamespaces keeps -n but not -A, for commands where -n is the
+// namespace of the one pod they name.
+func (f *InputFlags) withoutAllNamespaces() *InputFlags {
+	f.onePod = true
+	return f
+}
+
+// hasNamespace reports whether the command takes -n and -A.
+func (f *InputFlags) hasNamespace() bool { return f.ConfigFlags.Namespace != nil }
+
+// Namespace is the namespace whose pods a cluster view shows and lists:
+// -n, else "" for all namespaces (the cache holds every pod whatever the
+// namespace, so node totals never depend on it).
+func (f *InputFlags) Namespace() string {
+	if f.hasNamespace() && !f.AllNamespaces {
+		return *f.ConfigFlags.Namespace
+	}
+	return ""
+}
+
+// PodNamespace is the namespace of a pod named without one (why POD,
+// requested --pod) and of the pending pods why and simulate take without
+// -A: -n, else the kubeconfig context's namespace, as kubectl does, else
+// "default" (with -f files and no kubeconfig).
+func (f *InputFlags) PodNamespace() string {
+	if ns := f.Namespace(); ns != "" {
+		return ns
+	}
+	if ns, _, err := f.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
+		return ns
+	}
+	return metav1.NamespaceDefault
+}
+
+// AddFlags registers the connection and file flags on cmd, and -A where
+// -n is.
 func (f *InputFlags) AddFlags(cmd *cobra.Command) {
 	f.ConfigFlags.AddFlags(cmd.Flags())
+	if f.hasNamespace() && !f.onePod {
+		cmd.Flags().BoolVarP(&f.AllNamespaces, "all-namespaces", "A", f.AllNamespaces,
+			"Pods of all namespaces (cluster views show them all unless -n is given)")
+	}
 	cmd.Flags().StringSliceVarP(&f.Filenames, "filename", "f", f.Filenames,
 		"Read nodes and pods from files, directories or - (stdin) instead of the cluster (kubectl get -o yaml|json output, manifests, v1 Lists)")
 	cmd.Flags().BoolVarP(&f.Recursive, "recursive", "R", f.Recursive, "Process the directories given with -f recursively")
@@ -66,6 +113,7 @@ func (f *InputFlags) AddFlags(cmd *cobra.Command) {
 	f.Version.AddFlags(cmd)
 	cmd.Flags().StringVar(&f.MaxDocumentSize, "max-document-size", f.MaxDocumentSize,
 		"Refuse an input document (or List item, or line) larger than this (e.g. 256Mi, 1Gi)")
+	f.registerCompletions(cmd)
 }
 
 // Validate checks the input flags.
@@ -75,6 +123,9 @@ func (f *InputFlags) Validate() error {
 	}
 	if f.Recursive && len(f.Filenames) == 0 {
 		return fmt.Errorf("-R/--recursive needs -f/--filename")
+	}
+	if f.AllNamespaces && f.hasNamespace() && *f.ConfigFlags.Namespace != "" {
+		return fmt.Errorf("-n/--namespace %s and -A/--all-namespaces cannot be used together: choose one namespace or all", *f.ConfigFlags.Namespace)
 	}
 	size, err := load.ParseSize(f.MaxDocumentSize)
 	if err != nil {
@@ -126,15 +177,18 @@ func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, e
 	return client, cfg.Host, nil
 }
 
-// BuildModel builds the cache model of cluster (loaded with Load) as the
-// kube-scheduler version and gates of Profile, and warns on warnings of the
-// pods the cache refused.
-func (f *InputFlags) BuildModel(cluster *load.Cluster, warnings io.Writer) (*model.Model, error) {
-	p, _, err := f.Profile(warnings)
-	if err != nil {
-		return nil, err
+// BuildModel builds the cache model of cluster (loaded with Load) with opts,
+// modelling the kube-scheduler version and gates of Profile unless opts sets
+// a profile, and warns on warnings of the pods the cache refused.
+func (f *InputFlags) BuildModel(cluster *load.Cluster, opts cache.Options, warnings io.Writer) (*model.Model, error) {
+	if opts.Profile == nil {
+		p, _, err := f.Profile(warnings)
+		if err != nil {
+			return nil, err
+		}
+		opts.Profile = &p
 	}
-	m, err := model.Build(cluster, cache.Options{Profile: &p})
+	m, err := model.Build(cluster, opts)
 	if err != nil {
 		return nil, err
 	}

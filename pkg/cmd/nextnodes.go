@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 	"github.com/schedcache/kubectl-schedcache/pkg/views"
 )
@@ -14,7 +15,7 @@ var nextNodesExample = `  # The zone round-robin order, one call of NodeTree.Nex
   kubectl schedcache next-nodes
 
   # Twice round, to see the wrap-around
-  kubectl schedcache next-nodes -n 24
+  kubectl schedcache next-nodes --count 24
 
   # Which nodes the next 5 scheduling cycles examine, with the adaptive
   # percentage of nodes to score, assuming every node is feasible
@@ -32,7 +33,9 @@ type NextNodesOptions struct {
 
 // NewNextNodesOptions returns NextNodesOptions with defaults.
 func NewNextNodesOptions(streams genericiooptions.IOStreams) *NextNodesOptions {
-	return &NextNodesOptions{Input: NewInputFlags().withoutNamespace(), Output: NewOutputFlags(), IOStreams: streams}
+	return &NextNodesOptions{Input: NewInputFlags().withoutNamespace(), Output: NewOutputFlags().withTable(func(t printers.TableOptions) (*printers.Table, error) {
+		return printers.NodeOrderTable(&v1alpha1.NodeOrder{}, t), nil
+	}), IOStreams: streams}
 }
 
 // NewCmdNextNodes returns the "next-nodes" subcommand.
@@ -52,7 +55,7 @@ adaptive: 50% minus 1% per 125 nodes, at least 5%, at least 100 nodes),
 assuming every node is feasible.`,
 		Example: nextNodesExample,
 	}, o.Input, o.Output, o.Validate, o.Run)
-	cmd.Flags().IntVarP(&o.Count, "count", "n", o.Count, "Number of Next() calls (default: the number of nodes); more shows the wrap-around")
+	cmd.Flags().IntVar(&o.Count, "count", o.Count, "Number of Next() calls (default: the number of nodes); more shows the wrap-around")
 	cmd.Flags().IntVar(&o.Cycles, "cycles", o.Cycles, "Show the nodes examined by this many successive scheduling cycles")
 	cmd.Flags().Int32Var(&o.Percentage, "percentage-of-nodes-to-score", o.Percentage, "percentageOfNodesToScore (0 = adaptive, as the default scheduler)")
 	return cmd
@@ -65,7 +68,7 @@ func (o *NextNodesOptions) Validate() error {
 	}
 	switch {
 	case o.Count < 0:
-		return fmt.Errorf("-n/--count must not be negative, got %d", o.Count)
+		return fmt.Errorf("--count must not be negative, got %d", o.Count)
 	case o.Cycles < 0:
 		return fmt.Errorf("--cycles must not be negative, got %d", o.Cycles)
 	case o.Percentage < 0 || o.Percentage > 100:

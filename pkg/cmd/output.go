@@ -31,6 +31,10 @@ type OutputFlags struct {
 	Resources  []string
 
 	withResources bool
+	// emptyTable builds the command's table of an empty view, for the
+	// completion of --sort-by and --columns (nil: no table flags to
+	// complete).
+	emptyTable func(printers.TableOptions) (*printers.Table, error)
 }
 
 // Output formats of our own, besides cli-runtime's.
@@ -42,6 +46,13 @@ const (
 // NewOutputFlags returns OutputFlags defaulting to a table.
 func NewOutputFlags() *OutputFlags {
 	return &OutputFlags{PrintFlags: genericclioptions.NewPrintFlags("").WithDefaultOutput("")}
+}
+
+// withTable sets the command's table of an empty view, whose column
+// names --sort-by and --columns complete.
+func (f *OutputFlags) withTable(empty func(printers.TableOptions) (*printers.Table, error)) *OutputFlags {
+	f.emptyTable = empty
+	return f
 }
 
 // WithResources adds --resources, for commands with resource columns.
@@ -64,6 +75,7 @@ func (f *OutputFlags) AddFlags(cmd *cobra.Command) {
 	if f.withResources {
 		fl.StringSliceVar(&f.Resources, "resources", f.Resources, "Give columns to these resources only, in this order (cpu, memory, ephemeral-storage, pods, nvidia.com/gpu, …)")
 	}
+	f.registerCompletions(cmd)
 }
 
 func (f *OutputFlags) format() string { return *f.PrintFlags.OutputFormat }

@@ -14,11 +14,7 @@ import (
 func (o *RequestedOptions) findPod(m *model.Model) (*v1.Pod, error) {
 	ns, name, ok := strings.Cut(o.Pod, "/")
 	if !ok {
-		name = ns
-		var err error
-		if ns, _, err = o.Input.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err != nil {
-			ns = "default"
-		}
+		name, ns = ns, o.Input.PodNamespace()
 	}
 	for _, p := range m.Pending {
 		if p.Namespace == ns && p.Name == name {

@@ -51,7 +51,10 @@ type RequestedOptions struct {
 
 // NewRequestedOptions returns RequestedOptions with defaults.
 func NewRequestedOptions(streams genericiooptions.IOStreams) *RequestedOptions {
-	return &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources(), Watch: NewWatchFlags(), IOStreams: streams}
+	return &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources().withTable(func(t printers.TableOptions) (*printers.Table, error) {
+		// The resources every node has; scalar ones depend on the cluster.
+		return printers.RequestedTable(&v1alpha1.RequestedReport{Resources: []string{"cpu", "memory", "ephemeral-storage", "pods"}}, t)
+	}), Watch: NewWatchFlags(), IOStreams: streams}
 }
 
 // NewCmdRequested returns the "requested" subcommand.
@@ -132,7 +135,7 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	m, err := o.Input.BuildModel(cluster, o.ErrOut)
+	m, err := o.Input.BuildModel(cluster, cache.Options{}, o.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -141,6 +144,12 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	r := views.Requested(m, views.RequestedOptions{Selector: o.selector})
+	warnEmptyNamespace(o.ErrOut, m, o.Input.Namespace())
+	if len(r.Nodes) == 0 && o.Output.rowsOutput() && fit == nil {
+		// As kubectl get: no table, not even a lone TOTAL row.
+		noResourcesFound(o.ErrOut, "")
+		return nil
+	}
 	if fit != nil {
 		if err := o.withFits(cmd, r, m, cluster.Objects, fit); err != nil {
 			return err

@@ -6,6 +6,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -23,7 +24,16 @@ func NewCmdSchedCache(streams genericiooptions.IOStreams) *cobra.Command {
 requested resources as the scheduler accounts them, cache dumps and snapshots,
 the zone round-robin node order, and simulated assume/forget/expire outcomes,
 as kube-scheduler v1.18 to v1.36 does (--kube-version; default: the cluster's
-own version, or v1.36 with -f).`,
+own version, or v1.36 with -f).
+
+Namespaces: -n/--namespace and -A/--all-namespaces mean what they mean in
+kubectl. Cluster views (dump, requested, snapshot) hold and count every pod
+and show all namespaces unless -n is given; -n filters the pods they list,
+never a node's totals. A pod named without its namespace (why POD, requested
+--pod) is looked up in -n, else the kubeconfig context's namespace, else
+"default".
+
+` + ExitCodesHelp(),
 		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl schedcache"},
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -33,13 +43,20 @@ own version, or v1.36 with -f).`,
 	root.SetIn(streams.In)
 	root.PersistentFlags().BoolVarP(&quiet.on, "quiet", "q", false,
 		"Print no notes, warnings or progress on stderr (errors still go there), for scripts")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
+	root.SuggestionsMinimumDistance = 2
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 {
-			return usageError(fmt.Errorf("unknown command %q for %q; see '%s --help'", args[0], cmd.CommandPath(), cmd.CommandPath()))
+			return usageError(fmt.Errorf("unknown command %q for %q%s; see '%s --help'", args[0], cmd.CommandPath(), didYouMean(cmd.SuggestionsFor(args[0])), cmd.CommandPath()))
 		}
 		return nil
 	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// "dumpp -f x": the mistyped command, not the root's lack of -f.
+		if c == root && c.Flags().NArg() > 0 {
+			return root.Args(c, c.Flags().Args())
+		}
+		return usageError(withFlagSuggestion(c, err))
+	})
 	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	root.AddCommand(
 		NewCmdDump(streams),
@@ -52,7 +69,57 @@ own version, or v1.36 with -f).`,
 		NewCmdDiff(streams),
 		NewCmdVersion(streams),
 	)
+	root.SetHelpCommand(newCmdHelp(root))
+	// cobra's completion command: a wrong shell is a usage error too.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			// Runnable, so that an unknown shell reaches Args instead
+			// of cobra printing the help and exiting 0.
+			c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+			usageArgs(c)
+			for _, sub := range c.Commands() {
+				usageArgs(sub)
+			}
+		}
+	}
 	return root
+}
+
+// newCmdHelp replaces cobra's help command, which prints "Unknown help
+// topic" and exits 0: an unknown topic is a usage error, with a suggestion.
+func newCmdHelp(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		ValidArgsFunction: func(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			if len(args) == 0 {
+				for _, c := range root.Commands() {
+					if c.IsAvailableCommand() && strings.HasPrefix(c.Name(), toComplete) {
+						names = append(names, c.Name())
+					}
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			c, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 {
+				topic := strings.Join(args, " ")
+				return usageError(fmt.Errorf("unknown help topic %q%s; see '%s --help'", topic, didYouMean(root.SuggestionsFor(args[0])), root.CommandPath()))
+			}
+			c.InitDefaultHelpFlag()
+			return c.Help()
+		},
+	}
+}
+
+// usageArgs makes c's argument errors usage errors (exit 2).
+func usageArgs(c *cobra.Command) {
+	if args := c.Args; args != nil {
+		c.Args = func(c *cobra.Command, a []string) error { return usageError(args(c, a)) }
+	}
 }
 
 // quietWriter is the commands' stderr: with --quiet it drops what they

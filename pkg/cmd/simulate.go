@@ -11,8 +11,10 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/decide"
+	"github.com/schedcache/kubectl-schedcache/pkg/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 	"github.com/schedcache/kubectl-schedcache/pkg/simulate"
 )
@@ -80,7 +82,6 @@ type SimulateOptions struct {
 	PodFiles      []string
 	Replicas      int
 	Pending       bool
-	AllNamespaces bool
 	Selector      string
 	Node          string
 	Bind          string
@@ -107,7 +108,9 @@ type SimulateOptions struct {
 // NewSimulateOptions returns SimulateOptions with defaults.
 func NewSimulateOptions(streams genericiooptions.IOStreams) *SimulateOptions {
 	return &SimulateOptions{
-		Input: NewInputFlags(), Output: NewOutputFlags(), Bind: string(simulate.Confirm),
+		Input: NewInputFlags(), Output: NewOutputFlags().withTable(func(t printers.TableOptions) (*printers.Table, error) {
+			return printers.TimelineTable(&v1alpha1.Simulation{}, t)
+		}), Bind: string(simulate.Confirm),
 		BindLatency: simulate.DefaultBindLatency, CleanupPeriod: simulate.DefaultCleanupPeriod,
 		Replicas: -1, IOStreams: streams,
 	}
@@ -131,7 +134,7 @@ func NewCmdSimulate(streams genericiooptions.IOStreams) *cobra.Command {
 	f.StringArrayVar(&o.PodFiles, "pod-file", o.PodFiles, "Simulate the pods in these manifests, and the replicas of the Deployments, ReplicaSets, StatefulSets, Jobs, CronJobs and DaemonSets in them (repeatable)")
 	f.IntVar(&o.Replicas, "replicas", o.Replicas, "Replicas of each --pod-file workload (default: its own count; a DaemonSet: one per node)")
 	f.BoolVar(&o.Pending, "pending", o.Pending, "Simulate the input's pending (unassigned) pods of the namespace (see -n, -A, -l)")
-	f.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "With --pending, the pending pods of all namespaces")
+	f.Lookup("all-namespaces").Usage = "With --pending, the pending pods of all namespaces"
 	f.StringVarP(&o.Selector, "selector", "l", o.Selector, "With --pending, only pods matching this label selector")
 	f.StringVar(&o.Node, "node", o.Node, "Assume every pod on this node, without a fit check (default: where kube-scheduler v1.36 would place it)")
 	f.StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file whose profiles place the pods (default: kube-scheduler's default configuration)")
@@ -199,7 +202,7 @@ func (o *SimulateOptions) validateSources() error {
 	switch {
 	case o.Script == "" && len(o.PodFiles) == 0 && !o.Pending:
 		return errors.New("nothing to simulate: give --pending, --pod-file or --script")
-	case !o.Pending && o.AllNamespaces:
+	case !o.Pending && o.Input.AllNamespaces:
 		return errors.New("-A/--all-namespaces needs --pending")
 	case !o.Pending && o.Selector != "":
 		return errors.New("-l/--selector needs --pending")
@@ -285,13 +288,13 @@ func (o *SimulateOptions) validateDurations() error {
 
 // checkTicks refuses timelines with too many cleanup ticks.
 func (o *SimulateOptions) checkTicks(ttl time.Duration, p *cache.Profile) error {
-	if err := o.simOptions(ttl, p, nil).Validate(); err != nil {
+	if err := o.simOptions(simulate.TTLChoice{TTL: ttl}, p, nil).Validate(); err != nil {
 		return fmt.Errorf("--until/--cleanup-period: %w", err)
 	}
 	return nil
 }
 
-func (o *SimulateOptions) simOptions(ttl time.Duration, p *cache.Profile, cfg *decide.Config) simulate.Options {
+func (o *SimulateOptions) simOptions(ttl simulate.TTLChoice, p *cache.Profile, cfg *decide.Config) simulate.Options {
 	return simulate.Options{
 		TTL: ttl, Profile: p, Bind: o.bind, BindFor: o.bindFor, Node: o.Node,
 		BindLatency: o.BindLatency, CleanupPeriod: o.CleanupPeriod, Until: o.Until,
@@ -326,12 +329,15 @@ func (o *SimulateOptions) Run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	sim, err := simulate.New(cluster, o.simOptions(ttl.TTL, &profile, cfg))
+	// The model of the other commands, built with the simulation's clock
+	// and observer.
+	sim, err := simulate.New(o.simOptions(ttl, &profile, cfg), cluster.Objects, func(opts cache.Options) (*model.Model, error) {
+		return o.Input.BuildModel(cluster, opts, o.ErrOut)
+	})
 	if err != nil {
 		return err
 	}
 	defer sim.Close()
-	sim.Model().WriteWarnings(o.ErrOut)
 	pods, err := o.podsToSimulate(sim.Model())
 	if err != nil {
 		return err
@@ -340,15 +346,14 @@ func (o *SimulateOptions) Run(cmd *cobra.Command) error {
 	if o.Node == "" {
 		warnMissing(o.ErrOut, pods, cluster.Objects)
 	}
-	var res *simulate.Result
+	var out *v1alpha1.Simulation
 	if steps != nil {
-		res, err = sim.RunScript(steps, pods)
+		out, err = sim.RunScript(steps, pods)
 	} else {
-		res, err = sim.Run(decide.QueueOrder(pods))
+		out, err = sim.Run(decide.QueueOrder(pods))
 	}
 	if err != nil {
 		return usageError(err)
 	}
-	out := res.Simulation(ttl)
 	return o.Output.PrintTable(o.Out, out, func(t printers.TableOptions) (*printers.Table, error) { return printers.TimelineTable(out, t) }, nil)
 }

@@ -90,8 +90,8 @@ func (o *SimulateOptions) pendingPods(m *model.Model) ([]*v1.Pod, string) {
 		return nil, ""
 	}
 	ns, where := "", "in any namespace"
-	if !o.AllNamespaces {
-		ns = o.namespace()
+	if !o.Input.AllNamespaces {
+		ns = o.Input.PodNamespace()
 		where = fmt.Sprintf("in namespace %q (-A: all namespaces)", ns)
 	}
 	if o.Selector != "" {
@@ -104,17 +104,6 @@ func (o *SimulateOptions) pendingPods(m *model.Model) ([]*v1.Pod, string) {
 		}
 	}
 	return out, where
-}
-
-// namespace is -n, else the kubeconfig context's namespace, else "default".
-func (o *SimulateOptions) namespace() string {
-	if ns := o.Input.ConfigFlags.Namespace; ns != nil && *ns != "" {
-		return *ns
-	}
-	if ns, _, err := o.Input.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
-		return ns
-	}
-	return v1.NamespaceDefault
 }
 
 func hasNode(m *model.Model, name string) bool {

@@ -118,7 +118,7 @@ func TestSimulateValidate(t *testing.T) {
 		{"pod file only", func(o *SimulateOptions) { o.Pending, o.PodFiles = false, []string{"p.yaml"} }, ""},
 		{"script only", func(o *SimulateOptions) { o.Pending, o.Script = false, "s.yaml" }, ""},
 		{"script with pending and bind", func(o *SimulateOptions) { o.Script, o.Bind = "s.yaml", "lost" }, ""},
-		{"-A without --pending", func(o *SimulateOptions) { o.Pending, o.Script, o.AllNamespaces = false, "s.yaml", true }, "-A/--all-namespaces needs --pending"},
+		{"-A without --pending", func(o *SimulateOptions) { o.Pending, o.Script, o.Input.AllNamespaces = false, "s.yaml", true }, "-A/--all-namespaces needs --pending"},
 		{"-l without --pending", func(o *SimulateOptions) { o.Pending, o.Script, o.Selector = false, "s.yaml", "a=b" }, "-l/--selector needs --pending"},
 		{"bad selector", func(o *SimulateOptions) { o.Selector = "a in (b" }, `invalid --selector "a in (b"`},
 		{"bad --bind", func(o *SimulateOptions) { o.Bind = "maybe" }, `invalid --bind: unknown binding outcome "maybe" (want confirm, fail, lost)`},
@@ -239,8 +239,12 @@ current-context: ctx
 	if got := pods(run(t, "", append(base, "-n", "apps", "-l", "app=web")...)); got != "apps/web-1 apps/web-2" {
 		t.Errorf("-n apps -l app=web: %q", got)
 	}
-	if got := pods(run(t, "", append(base, "-n", "apps", "-A")...)); got != "apps/batch-1 apps/huge apps/web-1 apps/web-2 other/tool" {
-		t.Errorf("-A wins over -n: %q", got)
+	if got := pods(run(t, "", append(base, "-A")...)); got != "apps/batch-1 apps/huge apps/web-1 apps/web-2 other/tool" {
+		t.Errorf("-A: %q", got)
+	}
+	// kubectl lets -A win over -n; here the two conflict: a usage error.
+	if r := run(t, "", append(base, "-n", "apps", "-A")...); r.code != ExitUsage || !strings.Contains(r.stderr, "-n/--namespace apps and -A/--all-namespaces cannot be used together") {
+		t.Errorf("-n apps -A: exit %d, stderr %q", r.code, r.stderr)
 	}
 	noKubeconfig(t)
 	if r := run(t, "", base...); r.code != 1 || !strings.Contains(r.stderr, `no pending pods in namespace "default"`) {
@@ -265,7 +269,7 @@ func TestSimulateLiveTTL(t *testing.T) {
 			var out, errOut bytes.Buffer
 			o := NewSimulateOptions(genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &out, ErrOut: &errOut})
 			o.Input.clientForTest = cs
-			o.Pending, o.AllNamespaces, o.Bind, o.TTL, o.Input.Version.KubeVersion = true, true, "lost", tc.ttl, tc.kubeVersion
+			o.Pending, o.Input.AllNamespaces, o.Bind, o.TTL, o.Input.Version.KubeVersion = true, true, "lost", tc.ttl, tc.kubeVersion
 			mustValidate(t, o.Validate())
 			cmd := &cobra.Command{}
 			cmd.SetContext(context.Background())

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 	"github.com/schedcache/kubectl-schedcache/pkg/views"
@@ -28,7 +29,9 @@ type SnapshotOptions struct {
 
 // NewSnapshotOptions returns SnapshotOptions with defaults.
 func NewSnapshotOptions(streams genericiooptions.IOStreams) *SnapshotOptions {
-	return &SnapshotOptions{Input: NewInputFlags(), Output: NewOutputFlags(), Watch: NewWatchFlags(), IOStreams: streams}
+	return &SnapshotOptions{Input: NewInputFlags(), Output: NewOutputFlags().withTable(func(t printers.TableOptions) (*printers.Table, error) {
+		return printers.SnapshotTable(&v1alpha1.Snapshot{}, t), nil
+	}), Watch: NewWatchFlags(), IOStreams: streams}
 }
 
 // NewCmdSnapshot returns the "snapshot" subcommand.
@@ -76,5 +79,6 @@ func (o *SnapshotOptions) Run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	warnEmptyNamespace(o.ErrOut, m, o.Input.Namespace())
 	return o.Output.PrintTable(o.Out, s, func(t printers.TableOptions) (*printers.Table, error) { return printers.SnapshotTable(s, t), nil }, nil)
 }

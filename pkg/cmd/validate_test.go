@@ -44,7 +44,7 @@ func TestValidate(t *testing.T) {
 		},
 			"invalid -o custom-columns: unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>"},
 		{"requested bad selector", func() error { o := NewRequestedOptions(streams); o.Selector = "a in (b"; return o.Validate() }, `invalid --selector "a in (b"`},
-		{"next-nodes negative count", func() error { o := NewNextNodesOptions(streams); o.Count = -1; return o.Validate() }, "-n/--count must not be negative"},
+		{"next-nodes negative count", func() error { o := NewNextNodesOptions(streams); o.Count = -1; return o.Validate() }, "--count must not be negative"},
 		{"next-nodes negative cycles", func() error { o := NewNextNodesOptions(streams); o.Cycles = -2; return o.Validate() }, "--cycles must not be negative"},
 		{"next-nodes percentage", func() error { o := NewNextNodesOptions(streams); o.Percentage = 101; return o.Validate() }, "between 0 and 100"},
 		{"snapshot wide", func() error { o := NewSnapshotOptions(streams); format("wide")(o.Output); return o.Validate() }, ""},

@@ -117,7 +117,7 @@ func TestKubeVersionDrivesSnapshotAndRequested(t *testing.T) {
 // TestNextNodesSameOrderEveryVersion: v1.18's Next() and v1.20+'s List()
 // give the same round-robin, so next-nodes prints the same for both.
 func TestNextNodesSameOrderEveryVersion(t *testing.T) {
-	old := run(t, "", "next-nodes", "-f", fixture("zones"), "-n", "10", "--kube-version", "v1.18")
+	old := run(t, "", "next-nodes", "-f", fixture("zones"), "--count", "10", "--kube-version", "v1.18")
 	if old.code != 0 {
 		t.Fatal(old.stderr)
 	}

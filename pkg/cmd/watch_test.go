@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -232,5 +233,37 @@ func TestRequestedWatchYAML(t *testing.T) {
 	docs := strings.Split(r.out.String(), "\n---\n")
 	if len(docs) != 2 || !strings.Contains(docs[1], "pod default/b added") || !strings.Contains(docs[1], "name: node-2") || strings.Contains(docs[1], "name: node-1") {
 		t.Errorf("documents:\n%s", r.out.String())
+	}
+}
+
+// TestDumpWatchNamespace: with -n, the events' dumps list that namespace's
+// pods only; the summary still counts every pod.
+func TestDumpWatchNamespace(t *testing.T) {
+	cs := fake.NewClientset(watchNode("node-1", "4"), watchPod("a", "node-1", "500m"))
+	r := startWatch(t, cs, dumpWithClient, "--watch", "-n", "other", "-o", "json")
+	waitFor(t, r.out, `"type": "Initial"`)
+	b := watchPod("b", "node-1", "1")
+	b.Namespace = "other"
+	if _, err := cs.CoreV1().Pods("other").Create(context.Background(), b, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, r.out, `"type": "Changed"`, "pod other/b added")
+	dec := json.NewDecoder(strings.NewReader(r.out.String()))
+	var pods []string
+	for dec.More() {
+		var ev v1alpha1.CacheWatchEvent
+		if err := dec.Decode(&ev); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, n := range ev.Dump.Nodes {
+			for _, p := range n.Pods {
+				names = append(names, p.Namespace+"/"+p.Name)
+			}
+		}
+		pods = append(pods, fmt.Sprintf("%s %d %v", ev.Type, ev.Dump.Summary.Pods, names))
+	}
+	if got := strings.Join(pods, "; "); got != "Initial 1 []; Changed 2 [other/b]" {
+		t.Errorf("events (type, summary pods, listed pods): %s", got)
 	}
 }

@@ -13,7 +13,9 @@ import (
 // The watch views of dump, requested and snapshot: the same kinds and
 // tables as without --watch.
 
-func dumpWatchView() watchView {
+// dumpWatchView lists the pods of namespace ns only in the events' dumps
+// (json, yaml) when ns is set; the table counts every pod.
+func dumpWatchView(ns string) watchView {
 	return watchView{
 		// Rendering a NodeInfo's pods is what a dump costs: a batch
 		// renders only the changed NodeInfos (the summary stays whole).
@@ -37,7 +39,9 @@ func dumpWatchView() watchView {
 			d := obj.(*v1alpha1.CacheDump)
 			d.Nodes = keepNodes(d.Nodes, names, func(n v1alpha1.NodeDump) string { return n.Name })
 		},
-		set: func(ev *v1alpha1.CacheWatchEvent, obj runtime.Object) { ev.Dump = obj.(*v1alpha1.CacheDump) },
+		set: func(ev *v1alpha1.CacheWatchEvent, obj runtime.Object) {
+			ev.Dump = dumpInNamespace(obj.(*v1alpha1.CacheDump), ns)
+		},
 	}
 }
 

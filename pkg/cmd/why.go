@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 	"github.com/schedcache/kubectl-schedcache/pkg/model"
@@ -37,10 +38,9 @@ var whyExample = `  # Why are the pending pods of the current namespace Pending,
 
 // WhyOptions drive "why".
 type WhyOptions struct {
-	Input         *InputFlags
-	Output        *OutputFlags
-	AllNamespaces bool
-	ConfigFile    string
+	Input      *InputFlags
+	Output     *OutputFlags
+	ConfigFile string
 	// Pods are the POD arguments: NAME (in the namespace of -n or the
 	// kubeconfig context) or NAMESPACE/NAME.
 	Pods []string
@@ -53,7 +53,9 @@ type WhyOptions struct {
 
 // NewWhyOptions returns WhyOptions with defaults.
 func NewWhyOptions(streams genericiooptions.IOStreams) *WhyOptions {
-	return &WhyOptions{Input: NewInputFlags(), Output: NewOutputFlags(), Replicas: -1, IOStreams: streams}
+	return &WhyOptions{Input: NewInputFlags(), Output: NewOutputFlags().withTable(func(printers.TableOptions) (*printers.Table, error) {
+		return printers.SchedulingTable(&v1alpha1.SchedulingReport{}), nil
+	}), Replicas: -1, IOStreams: streams}
 }
 
 // NewCmdWhy returns the "why" subcommand.
@@ -88,7 +90,7 @@ unschedulable or gated, 2 error.`,
 	}
 	o.Input.AddFlags(cmd)
 	o.Output.AddFlags(cmd)
-	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", o.AllNamespaces, "Every pending pod of the cluster, whatever its namespace")
+	cmd.Flags().Lookup("all-namespaces").Usage = "Every pending pod of the cluster, whatever its namespace"
 	cmd.Flags().StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file: profiles, plugin weights and arguments, percentageOfNodesToScore")
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "A Pod, Deployment, ReplicaSet, StatefulSet, Job, CronJob or DaemonSet: place its replicas one after the other and say how many fit, and where")
 	cmd.Flags().IntVar(&o.Replicas, "replicas", o.Replicas, "With --pod-file, how many replicas to place (default: the workload's own count; a DaemonSet: one per node)")
@@ -100,10 +102,10 @@ func (o *WhyOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
 	}
-	if o.AllNamespaces && len(o.Pods) > 0 {
+	if o.Input.AllNamespaces && len(o.Pods) > 0 {
 		return errors.New("-A/--all-namespaces cannot be used with POD arguments")
 	}
-	if o.PodFile != "" && (len(o.Pods) > 0 || o.AllNamespaces) {
+	if o.PodFile != "" && (len(o.Pods) > 0 || o.Input.AllNamespaces) {
 		return errors.New("--pod-file cannot be used with POD arguments or -A")
 	}
 	if o.PodFile == "" && o.Replicas != -1 {
@@ -137,7 +139,7 @@ func (o *WhyOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	m, err := o.Input.BuildModel(cluster, o.ErrOut)
+	m, err := o.Input.BuildModel(cluster, cache.Options{}, o.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -246,17 +248,17 @@ func summary(verdicts []*decide.Verdict) string {
 // targets resolves the POD arguments, or selects the pending pods of the
 // namespace (every namespace with -A).
 func (o *WhyOptions) targets(m *model.Model) ([]*v1.Pod, error) {
-	ns := o.namespace()
+	ns := o.Input.PodNamespace()
 	if len(o.Pods) == 0 {
 		var out []*v1.Pod
 		for _, p := range m.Pending {
-			if o.AllNamespaces || p.Namespace == ns {
+			if o.Input.AllNamespaces || p.Namespace == ns {
 				out = append(out, p)
 			}
 		}
 		if len(out) == 0 {
 			where := fmt.Sprintf("in %s namespace", ns)
-			if o.AllNamespaces {
+			if o.Input.AllNamespaces {
 				where = "in any namespace"
 			}
 			fmt.Fprintf(o.ErrOut, "No pending pods found %s.\n", where)
@@ -281,17 +283,6 @@ func (o *WhyOptions) targets(m *model.Model) ([]*v1.Pod, error) {
 		return nil, errors.New(strings.Join(missing, "; "))
 	}
 	return out, nil
-}
-
-// namespace is -n, else the kubeconfig context's namespace, else "default".
-func (o *WhyOptions) namespace() string {
-	if ns := *o.Input.ConfigFlags.Namespace; ns != "" {
-		return ns
-	}
-	if ns, _, err := o.Input.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
-		return ns
-	}
-	return "default"
 }
 
 // findModelPod looks a pod up among the pending pods, then the cached ones.

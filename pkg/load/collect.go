@@ -45,13 +45,10 @@ func preparePod(pod *corev1.Pod, share *listSharer, fromFile bool) (keep, derive
 	}
 	pod.TypeMeta, pod.ManagedFields = metav1.TypeMeta{}, nil
 	if fromFile {
-		if pod.Namespace == "" {
-			pod.Namespace = metav1.NamespaceDefault
-		}
+		DefaultFilePod(pod)
 		if pod.UID == "" {
 			pod.UID, derived = DerivedUID(pod.Namespace, pod.Name), true
 		}
-		DefaultPod(pod)
 	}
 	slimPod(pod)
 	share.pod(pod)

@@ -22,6 +22,18 @@ import (
 // (e.g. priority from priorityClassName, default tolerations) is not
 // defaulting and is not reproduced either.
 
+// DefaultFilePod is what every pod that does not come from the API server
+// gets, in place, before the scheduler model sees it (files, a simulate
+// script's inline manifests): the namespace "default" when it has none,
+// then DefaultPod. A missing UID is left to the caller: ReadFiles derives
+// it (DerivedUID), a script step may reuse a known pod's.
+func DefaultFilePod(pod *corev1.Pod) {
+	if pod.Namespace == "" {
+		pod.Namespace = corev1.NamespaceDefault
+	}
+	DefaultPod(pod)
+}
+
 // DefaultPod applies to pod, in place, the v1 defaulting that matters to
 // scheduling:
 //   - in each container and init container, a resource with a limit but no

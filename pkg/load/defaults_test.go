@@ -289,3 +289,21 @@ func TestDerivedUID(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultFilePod: the namespace "default" when none, a request from the
+// limit (DefaultPod), a given namespace kept and the UID left alone.
+func TestDefaultFilePod(t *testing.T) {
+	p := &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Resources: corev1.ResourceRequirements{
+		Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("200m")},
+	}}}}}
+	DefaultFilePod(p)
+	if q := p.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU]; p.Namespace != "default" || q.String() != "200m" || p.UID != "" || p.Spec.SchedulerName != "default-scheduler" {
+		t.Errorf("defaulted pod: namespace %q, cpu request %s, UID %q, scheduler %q", p.Namespace, q.String(), p.UID, p.Spec.SchedulerName)
+	}
+	q := &corev1.Pod{}
+	q.Namespace = "apps"
+	DefaultFilePod(q)
+	if q.Namespace != "apps" {
+		t.Errorf("namespace %q, want apps kept", q.Namespace)
+	}
+}

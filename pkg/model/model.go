@@ -20,6 +20,8 @@ type Model struct {
 	Cache cache.Cache
 	// Nodes are the node objects in list order (the NodeTree insertion order).
 	Nodes []*v1.Node
+	// Pods are every pod of the input in list order, assigned or not.
+	Pods []*v1.Pod
 	// Pending are the unassigned pods, in list order: the scheduler's queue,
 	// not its cache, holds them.
 	Pending []*v1.Pod
@@ -52,7 +54,7 @@ func Build(cluster *load.Cluster, opts cache.Options) (*Model, error) {
 	if opts.Generations == nil {
 		opts.Generations = &cache.GenerationCounter{}
 	}
-	m := &Model{Cache: cache.New(opts), Nodes: cluster.Nodes, Source: cluster.Source}
+	m := &Model{Cache: cache.New(opts), Nodes: cluster.Nodes, Pods: cluster.Pods, Source: cluster.Source}
 	for _, n := range cluster.Nodes {
 		m.Cache.AddNode(n)
 	}

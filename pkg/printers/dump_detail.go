@@ -46,7 +46,17 @@ func printNodeDetail(w io.Writer, n *v1alpha1.NodeDump, opts TableOptions) error
 			return err
 		}
 	}
-	if err := section(w, fmt.Sprintf("Pods (%d):", len(n.Pods)), podTable(n.Pods), opts); err != nil {
+	pods, title := n.Pods, fmt.Sprintf("Pods (%d):", len(n.Pods))
+	if ns := opts.PodNamespace; ns != "" {
+		pods = nil
+		for _, p := range n.Pods {
+			if p.Namespace == ns {
+				pods = append(pods, p)
+			}
+		}
+		title = fmt.Sprintf("Pods in namespace %s (%d of %d):", ns, len(pods), len(n.Pods))
+	}
+	if err := section(w, cliprinters.EscapeTerminal(title), podTable(pods), opts); err != nil {
 		return err
 	}
 	return section(w, fmt.Sprintf("Images (%d):", len(n.ImageStates)), imageTable(n.ImageStates), opts)

@@ -50,6 +50,9 @@ type TableOptions struct {
 	// Table asks for the one-row-per-object table even where the kind
 	// prints detail blocks by default (dump --node, why POD).
 	Table bool
+	// PodNamespace, when set, is the namespace whose pods detail blocks
+	// list (-n); totals stay the whole node's.
+	PodNamespace string
 	// Scalars are scalar resource columns -o wide shows in any case, besides
 	// those with a non-zero amount on some node of the view (dump): a
 	// watch keeps its columns while it prints a few nodes at a time.

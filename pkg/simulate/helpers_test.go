@@ -3,14 +3,17 @@ package simulate
 import (
 	"strings"
 	"testing"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
+	"github.com/schedcache/kubectl-schedcache/pkg/model"
 )
 
 // node returns a node in zone (region "r"; "" for no zone labels) with the
@@ -47,18 +50,32 @@ func cluster(nodes []*v1.Node, pods ...*v1.Pod) *load.Cluster {
 	return &load.Cluster{Nodes: nodes, Pods: pods, Source: "test"}
 }
 
-func newSim(t *testing.T, c *load.Cluster, opts Options) *Simulator {
+// builder builds c's model as the commands do.
+func builder(c *load.Cluster) ModelBuilder {
+	return func(opts cache.Options) (*model.Model, error) { return model.Build(c, opts) }
+}
+
+func newSim(t testing.TB, c *load.Cluster, opts Options) *Simulator {
 	t.Helper()
-	s, err := New(c, opts)
+	s, err := New(opts, c.Objects, builder(c))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
+// ttlFlag is the TTL given by --ttl d.
+func ttlFlag(d time.Duration) TTLChoice {
+	c, err := ResolveTTL(&d, latest, false, "")
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
 // summary renders events as "at kind pod node from→to cpu error" lines,
 // compact enough to compare whole timelines in tests.
-func summary(events []Event) string {
+func summary(events []v1alpha1.SimulationEvent) string {
 	var b strings.Builder
 	for _, e := range events {
 		pod, state, cpu := "-", "-", "-"
@@ -66,14 +83,14 @@ func summary(events []Event) string {
 			pod = e.Pod.Name
 		}
 		if e.From != "" {
-			state = string(e.From) + "→" + string(e.To)
+			state = e.From + "→" + e.To
 		}
-		if e.Usage != nil {
-			cpu = resource.NewMilliQuantity(e.Usage.MilliCPU, resource.DecimalSI).String()
+		if e.Requested != nil {
+			cpu = resource.NewMilliQuantity(e.Requested.MilliCPU, resource.DecimalSI).String()
 		}
-		line := strings.Join([]string{"+" + e.At.String(), e.Kind, pod, orDash(e.Node), state, cpu}, " ")
-		if e.Err != nil {
-			line += " ERR " + e.Err.Error()
+		line := strings.Join([]string{"+" + e.At, e.Event, pod, orDash(e.Node), state, cpu}, " ")
+		if e.Error != "" {
+			line += " ERR " + e.Error
 		}
 		b.WriteString(line + "\n")
 	}

@@ -30,7 +30,7 @@ func (s *Simulator) assume(t *tracked, base *v1.Pod, node string) bool {
 	} else {
 		v, err := s.place(base)
 		if err != nil {
-			s.emit(Event{Kind: EventUnschedulable, Pod: base, Err: err})
+			s.emit(newEvent(EventUnschedulable, base, "", "", err))
 			return false
 		}
 		if v.Result != decide.Scheduled {
@@ -38,7 +38,7 @@ func (s *Simulator) assume(t *tracked, base *v1.Pod, node string) bool {
 			if v.Result != decide.Unschedulable {
 				t.unschedulableNote = string(v.Result) + ": " + v.Message
 			}
-			s.emit(Event{Kind: EventUnschedulable, Pod: base, Note: t.unschedulableNote})
+			s.emit(newEvent(EventUnschedulable, base, "", t.unschedulableNote, nil))
 			return false
 		}
 		node, note = v.Node, placedNote(v)
@@ -56,7 +56,7 @@ func (s *Simulator) assume(t *tracked, base *v1.Pod, node string) bool {
 // finishBinding tells the cache the bind call returned; for outcome Lost
 // the note says no Add event will follow. An empty outcome adds nothing.
 func (s *Simulator) finishBinding(t *tracked, obj *v1.Pod, outcome Outcome) {
-	t.finishBinding(s.now, s.opts.TTL, s.opts.profile().ZeroTTLNeverExpires)
+	t.finishBinding(s.now, s.opts.ttl(), s.opts.profile().ZeroTTLNeverExpires)
 	note := "not assumed: no-op"
 	switch {
 	case t.finished && t.hasDeadline:
@@ -115,13 +115,13 @@ func (s *Simulator) remove(obj *v1.Pod) {
 func (s *Simulator) cleanup(always bool) {
 	s.model.Cache.Cleanup(s.clock.Now())
 	if !s.recordTransitions(EventCleanup, "", nil) && always {
-		s.emit(Event{Kind: EventCleanup, Note: s.cleanupNote()})
+		s.emit(newEvent(EventCleanup, nil, "", s.cleanupNote(), nil))
 	}
 }
 
 // cleanupNote explains why nothing expired.
 func (s *Simulator) cleanupNote() string {
-	if s.opts.TTL == 0 && s.opts.profile().ZeroTTLNeverExpires {
+	if s.opts.ttl() == 0 && s.opts.profile().ZeroTTLNeverExpires {
 		return "TTL 0: nothing ever expires"
 	}
 	var next *tracked

@@ -2,7 +2,6 @@ package simulate
 
 import (
 	"errors"
-
 	"fmt"
 	"strings"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 )
 
 // Epoch is the virtual instant of offset +0s. It is fixed, not the wall
@@ -70,8 +70,9 @@ func outcomeList() string {
 
 // Options configure a Simulator.
 type Options struct {
-	// TTL is the assumed-pod TTL (see ResolveTTL).
-	TTL time.Duration
+	// TTL is the assumed-pod TTL in force and where it comes from (see
+	// ResolveTTL); the result's settings report both.
+	TTL TTLChoice
 	// Profile is the kube-scheduler version and gates modelled; nil means
 	// cache.DefaultProfile (v1.36).
 	Profile *cache.Profile
@@ -98,7 +99,7 @@ type Options struct {
 // Validate checks the option values.
 func (o Options) Validate() error {
 	switch {
-	case o.TTL < 0:
+	case o.ttl() < 0:
 		return errors.New("the TTL must not be negative")
 	case o.BindLatency < 0:
 		return errors.New("the bind latency must not be negative")
@@ -127,10 +128,13 @@ func (o Options) period() time.Duration {
 
 func (o Options) until() time.Duration {
 	if o.Until == 0 {
-		return AutoUntil(o.TTL, o.BindLatency, o.period(), o.profile().ZeroTTLNeverExpires)
+		return AutoUntil(o.ttl(), o.BindLatency, o.period(), o.profile().ZeroTTLNeverExpires)
 	}
 	return o.Until
 }
+
+// ttl is the TTL in force.
+func (o Options) ttl() time.Duration { return o.TTL.TTL }
 
 // profile is Profile, or v1.36's.
 func (o Options) profile() *cache.Profile {

@@ -35,7 +35,7 @@ func TestOptionsValidate(t *testing.T) {
 		wantErr string
 	}{
 		{"zero value", Options{}, ""},
-		{"negative ttl", Options{TTL: -1}, "TTL must not be negative"},
+		{"negative ttl", Options{TTL: TTLChoice{TTL: -1}}, "TTL must not be negative"},
 		{"negative latency", Options{BindLatency: -1}, "bind latency must not be negative"},
 		{"negative period", Options{CleanupPeriod: -1}, "cleanup period must not be negative"},
 		{"negative until", Options{Until: -1}, "timeline length must not be negative"},

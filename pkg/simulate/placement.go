@@ -5,7 +5,9 @@ import (
 	"fmt"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 )
@@ -60,24 +62,35 @@ func (s *Simulator) place(pod *v1.Pod) (*decide.Verdict, error) {
 
 // queued lists the pods the scheduler's queue would hold now: the input's
 // pending pods and the simulated ones (next among them) that are not in the
-// cache (never assumed, forgotten, expired or removed).
+// cache (never assumed, forgotten, expired or removed). A tracked pod's
+// state is the one the cache last reported; an untracked pending pod was
+// never given to the cache (only a script step could, and it tracks the
+// pod first).
 func (s *Simulator) queued(next *v1.Pod) []*v1.Pod {
-	var out []*v1.Pod
-	seen := map[string]bool{}
-	candidates := append(append([]*v1.Pod{}, s.model.Pending...), next)
-	for _, t := range s.pods.order {
-		candidates = append(candidates, t.orig)
-	}
-	for _, p := range candidates {
-		if seen[string(p.UID)] {
-			continue
+	out := make([]*v1.Pod, 0, len(s.model.Pending)+1)
+	seen := make(map[types.UID]bool, len(s.model.Pending)+len(s.pods.order)+1)
+	add := func(p *v1.Pod) {
+		if seen[p.UID] {
+			return
 		}
-		seen[string(p.UID)] = true
-		if _, err := s.model.Cache.GetPod(p); err != nil {
+		seen[p.UID] = true
+		if t := s.pods.byUID[p.UID]; t == nil || !inCache(t.state) {
 			out = append(out, p)
 		}
 	}
+	for _, p := range s.model.Pending {
+		add(p)
+	}
+	add(next)
+	for _, t := range s.pods.order {
+		add(t.orig)
+	}
 	return out
+}
+
+// inCache: the cache holds a pod in state (GetPod finds it).
+func inCache(state cache.PodState) bool {
+	return state == cache.StateAssumed || state == cache.StateAdded
 }
 
 // Close releases the decision engine, if one was built.
@@ -89,11 +102,11 @@ func (s *Simulator) Close() {
 
 // rejections lists, for an unschedulable verdict, each evaluated node with
 // the Filter plugin that rejected it and its reasons.
-func rejections(v *decide.Verdict) []NodeReasons {
-	var out []NodeReasons
+func rejections(v *decide.Verdict) []v1alpha1.NodeReasons {
+	var out []v1alpha1.NodeReasons
 	for _, n := range v.Nodes {
 		if !n.Feasible {
-			out = append(out, NodeReasons{Node: n.Name, Plugin: n.Plugin, Reasons: n.Reasons})
+			out = append(out, v1alpha1.NodeReasons{Node: n.Name, Plugin: n.Plugin, Reasons: n.Reasons})
 		}
 	}
 	return out
@@ -133,8 +146,8 @@ func unschedulableNote(v *decide.Verdict) string {
 // it fits or the node has no node object (the cache would create a
 // placeholder, which has nothing allocatable and is not checked).
 func (s *Simulator) fitReasons(req *cache.Resource, node string) []string {
-	ni := s.model.Cache.Dump().Nodes[node]
-	if ni == nil || ni.Node() == nil {
+	ni, ok := s.model.Cache.GetNodeInfo(node)
+	if !ok || ni.Node() == nil {
 		return nil
 	}
 	return cache.InsufficientResources(req, ni)

@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
@@ -37,7 +38,7 @@ type tracked struct {
 
 	// unschedulable holds the reasons of the last placement that found no
 	// node, and their summary; cleared by any transition.
-	unschedulable     []NodeReasons
+	unschedulable     []v1alpha1.NodeReasons
 	unschedulableNote string
 }
 

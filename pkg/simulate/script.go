@@ -260,8 +260,8 @@ func strictUnmarshal(data []byte, into any) error {
 }
 
 // parsePodArg reads "namespace/name", "name", or an inline Pod manifest,
-// defaulted like a pod read from a file (namespace "default"; the UID is
-// chosen when the step runs).
+// defaulted as a pod read from a file is, by the same function
+// (load.DefaultFilePod); the UID is chosen when the step runs.
 func parsePodArg(raw json.RawMessage) (*PodArg, error) {
 	var name string
 	if err := json.Unmarshal(raw, &name); err == nil {
@@ -274,10 +274,7 @@ func parsePodArg(raw json.RawMessage) (*PodArg, error) {
 	if pod.Name == "" {
 		return nil, errors.New("inline pod has no metadata.name")
 	}
-	if pod.Namespace == "" {
-		pod.Namespace = v1.NamespaceDefault
-	}
-	load.DefaultPod(pod)
+	load.DefaultFilePod(pod)
 	return &PodArg{Namespace: pod.Namespace, Name: pod.Name, Inline: pod}, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 )
@@ -17,7 +18,7 @@ import (
 // with the cache's error if it returned one. Only the script's own
 // mistakes (an unknown pod or node, an add without a node) stop the run:
 // they are returned as *ScriptError.
-func (s *Simulator) RunScript(steps []Step, pods []*v1.Pod) (*Result, error) {
+func (s *Simulator) RunScript(steps []Step, pods []*v1.Pod) (*v1alpha1.Simulation, error) {
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
@@ -39,7 +40,7 @@ func (s *Simulator) runStep(st Step) error {
 	switch st.Op {
 	case OpAdvance:
 		s.setTime(s.now + st.Duration)
-		s.emit(Event{Kind: EventAdvance, Note: "clock +" + st.Duration.String()})
+		s.emit(newEvent(EventAdvance, nil, "", "clock +"+st.Duration.String(), nil))
 		return nil
 	case OpCleanup:
 		s.cleanup(true)
@@ -154,7 +155,7 @@ func (s *Simulator) resolvePod(arg *PodArg) (*tracked, *v1.Pod, error) {
 	key := arg.String()
 	t := s.pods.byName[key]
 	if t == nil {
-		p := s.clusterPods[key]
+		p := s.inputPod(key)
 		switch {
 		case p == nil && arg.Inline == nil:
 			return nil, nil, fmt.Errorf("unknown pod %s: not given with --pod-file or --pending, not defined inline by an earlier step, and not in the input", key)
@@ -196,7 +197,7 @@ func (s *Simulator) knownNode(name string) bool {
 	if _, ok := s.nodes[name]; ok {
 		return true
 	}
-	_, ok := s.model.Cache.Dump().Nodes[name]
+	_, ok := s.model.Cache.GetNodeInfo(name)
 	return ok
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 )
 
@@ -108,7 +109,7 @@ func scriptCluster() *load.Cluster {
 	)
 }
 
-func runScript(t *testing.T, script string, opts Options) (*Simulator, *Result) {
+func runScript(t *testing.T, script string, opts Options) (*Simulator, *v1alpha1.Simulation) {
 	t.Helper()
 	steps, err := ParseScript([]byte(script))
 	if err != nil {
@@ -150,7 +151,7 @@ func TestRunScriptEveryCacheError(t *testing.T) {
 - {op: remove, pod: apps/web-2}
 - {op: update, pod: apps/batch-1}
 - {op: remove, pod: apps/run-a1}
-`, Options{TTL: 30 * time.Second})
+`, Options{TTL: ttlFlag(30 * time.Second)})
 	uid := func(name string) string { return "uid-apps-" + name + "(apps/" + name + ")" }
 	want := []struct {
 		step       int
@@ -188,15 +189,12 @@ func TestRunScriptEveryCacheError(t *testing.T) {
 	}
 	for i, w := range want {
 		e := res.Events[i]
-		state, errStr := "", ""
+		state, errStr := "", e.Error
 		if e.From != "" {
-			state = string(e.From) + "→" + string(e.To)
+			state = e.From + "→" + e.To
 		}
-		if e.Err != nil {
-			errStr = e.Err.Error()
-		}
-		if e.Step != w.step || e.Kind != w.kind || e.Node != w.node || state != w.state || errStr != w.err {
-			t.Errorf("event %d: step %d %s on %q %q err %q\nwant: step %d %s on %q %q err %q", i, e.Step, e.Kind, e.Node, state, errStr, w.step, w.kind, w.node, w.state, w.err)
+		if e.Step != w.step || e.Event != w.kind || e.Node != w.node || state != w.state || errStr != w.err {
+			t.Errorf("event %d: step %d %s on %q %q err %q\nwant: step %d %s on %q %q err %q", i, e.Step, e.Event, e.Node, state, errStr, w.step, w.kind, w.node, w.state, w.err)
 		}
 	}
 	// Notes by event index.
@@ -211,12 +209,12 @@ func TestRunScriptEveryCacheError(t *testing.T) {
 		}
 	}
 	// web-2 was updated to 1 cpu on a-2, then removed: a-2 is back to 0.
-	if u := res.Events[18].Usage; u.MilliCPU != 1000 {
+	if u := res.Events[18].Requested; u.MilliCPU != 1000 {
 		t.Errorf("a-2 after the update: %d milliCPU, want 1000", u.MilliCPU)
 	}
 	finals := map[string]string{}
 	for _, p := range res.Pods {
-		finals[p.Pod.Name] = string(p.State) + " " + p.Detail
+		finals[p.Name] = p.State + " " + p.Detail
 	}
 	wantFinals := map[string]string{
 		"web-1":   "Expired expired at +31s: requests freed",
@@ -271,8 +269,9 @@ func TestRunScriptNodes(t *testing.T) {
 	if diff := cmp.Diff(want, summary(res.Events)); diff != "" {
 		t.Errorf("(-want,+got):\n%s", diff)
 	}
-	if u := res.Events[0].Usage; !u.Ghost {
-		t.Errorf("b-1 after removal: %+v, want a ghost", u)
+	// b-1 is a ghost after its removal: it keeps its pod and requests.
+	if u := res.Events[0].Requested; u == nil || u.Pods != 1 || u.MilliCPU != 500 {
+		t.Errorf("b-1 after removal: %+v, want its pod and 500m", u)
 	}
 	// The placement snapshot, brought up to date, lists the nodes in the
 	// cache's NodeTree order.
@@ -334,7 +333,7 @@ func TestRunScriptInline(t *testing.T) {
 	if diff := cmp.Diff(want, summary(res.Events)); diff != "" {
 		t.Errorf("(-want,+got):\n%s", diff)
 	}
-	if uid := res.Events[3].Pod.UID; uid != load.DerivedUID("apps", "job") {
+	if uid := res.Events[3].Pod.UID; uid != string(load.DerivedUID("apps", "job")) {
 		t.Errorf("updated object UID %s, want the derived UID of the defined pod", uid)
 	}
 }

@@ -7,10 +7,9 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
-	"github.com/schedcache/kubectl-schedcache/pkg/load"
 	"github.com/schedcache/kubectl-schedcache/pkg/model"
 )
 
@@ -21,7 +20,7 @@ type Simulator struct {
 	opts  Options
 	model *model.Model
 	// clock is the cache's clock: FinishBinding reads it for deadlines.
-	clock *testingclock.FakePassiveClock
+	clock *virtualClock
 	now   time.Duration
 	// placement is kube-scheduler's decision engine, built on first use.
 	placement *placement
@@ -30,50 +29,52 @@ type Simulator struct {
 	// nodes are the current node objects by name: the input's, then those
 	// given inline by script steps.
 	nodes map[string]*v1.Node
-	// clusterPods are the input's pods by namespace/name, for scripts.
-	clusterPods map[string]*v1.Pod
-	pods        *registry
+	// inputPods are the input's pods by namespace/name, for scripts; built
+	// on first use.
+	inputPods map[string]*v1.Pod
+	pods      *registry
 
 	// armed turns recording on after the model is built, so the startup
 	// AddPod calls are not part of the timeline.
 	armed       bool
 	transitions []cache.Transition
 
-	before     map[string]*Usage
+	before     map[string]*nodeState
 	touched    []string
 	touchedSet map[string]bool
-	events     []Event
+	events     []v1alpha1.SimulationEvent
 	step       int
 	ran        bool
 }
 
-// New builds the cache model of cluster with a fake clock at Epoch, the TTL
-// of opts and an observer that records transitions, and returns a
-// Simulator over it. It fails if opts are invalid or the model cannot be
-// built (a duplicate pod UID).
-func New(cluster *load.Cluster, opts Options) (*Simulator, error) {
+// ModelBuilder builds the cache model of the input with the cache options
+// it is given, as the commands build theirs (pkg/model).
+type ModelBuilder func(cache.Options) (*model.Model, error)
+
+// New returns a Simulator over the model that build makes with the cache
+// options a simulation needs: the TTL and profile of opts, the virtual
+// clock at Epoch, and an observer that records the cache's transitions.
+// objects are the input's other objects, which placement reads. It fails
+// if opts are invalid or build fails.
+func New(opts Options, objects []runtime.Object, build ModelBuilder) (*Simulator, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
 	s := &Simulator{
-		opts:        opts,
-		clock:       testingclock.NewFakePassiveClock(Epoch),
-		nodes:       map[string]*v1.Node{},
-		clusterPods: map[string]*v1.Pod{},
-		pods:        newRegistry(),
-		touchedSet:  map[string]bool{},
+		opts:       opts,
+		clock:      newVirtualClock(),
+		objects:    objects,
+		nodes:      map[string]*v1.Node{},
+		pods:       newRegistry(),
+		touchedSet: map[string]bool{},
 	}
-	m, err := model.Build(cluster, cache.Options{TTL: opts.TTL, Clock: s.clock, Observer: s.observe, Profile: opts.profile()})
+	m, err := build(cache.Options{TTL: opts.ttl(), Clock: s.clock, Observer: s.observe, Profile: opts.profile()})
 	if err != nil {
 		return nil, err
 	}
 	s.model = m
-	s.objects = cluster.Objects
 	for _, n := range m.Nodes {
 		s.nodes[n.Name] = n
-	}
-	for _, p := range cluster.Pods {
-		s.clusterPods[podName(p)] = p
 	}
 	return s, nil
 }
@@ -81,6 +82,17 @@ func New(cluster *load.Cluster, opts Options) (*Simulator, error) {
 // Model is the cache model the simulation runs on; its Pending pods are the
 // input's unassigned pods.
 func (s *Simulator) Model() *model.Model { return s.model }
+
+// inputPod is the input's pod namespace/name, or nil.
+func (s *Simulator) inputPod(name string) *v1.Pod {
+	if s.inputPods == nil {
+		s.inputPods = make(map[string]*v1.Pod, len(s.model.Pods))
+		for _, p := range s.model.Pods {
+			s.inputPods[podName(p)] = p
+		}
+	}
+	return s.inputPods[name]
+}
 
 // register starts tracking p, in its current cache state, with the requests
 // of the version modelled.
@@ -98,15 +110,16 @@ func (s *Simulator) observe(t cache.Transition) {
 
 var errRanTwice = errors.New("a Simulator runs only once")
 
-// begin starts recording and remembers every NodeInfo for the node summary.
+// begin starts recording and remembers every NodeInfo for the node summary
+// (the one copy of the whole cache a run makes).
 func (s *Simulator) begin() error {
 	if s.ran {
 		return errRanTwice
 	}
 	s.ran, s.armed = true, true
-	s.before = map[string]*Usage{}
+	s.before = map[string]*nodeState{}
 	for name, ni := range s.model.Cache.Dump().Nodes {
-		s.before[name] = usageOf(ni)
+		s.before[name] = stateOf(ni)
 	}
 	return nil
 }
@@ -114,7 +127,7 @@ func (s *Simulator) begin() error {
 // setTime moves the virtual clock to offset at.
 func (s *Simulator) setTime(at time.Duration) {
 	s.now = at
-	s.clock.SetTime(Epoch.Add(at))
+	s.clock.set(at)
 }
 
 // record runs one cache call and records it: one event per transition the
@@ -123,7 +136,7 @@ func (s *Simulator) setTime(at time.Duration) {
 func (s *Simulator) record(kind string, pod *v1.Pod, node, note string, call func() error) error {
 	err := call()
 	if !s.recordTransitions(kind, note, err) {
-		s.emit(Event{Kind: kind, Pod: pod, Node: node, Note: note, Err: err})
+		s.emit(newEvent(kind, pod, node, note, err))
 	}
 	return err
 }
@@ -133,7 +146,7 @@ func (s *Simulator) record(kind string, pod *v1.Pod, node, note string, call fun
 func (s *Simulator) recordTransitions(kind, note string, err error) bool {
 	trs := s.transitions
 	s.transitions = nil
-	events := make([]Event, len(trs))
+	events := make([]v1alpha1.SimulationEvent, len(trs))
 	for i, tr := range trs {
 		k, n := kind, note
 		if tr.Cause == "Cleanup" {
@@ -145,47 +158,47 @@ func (s *Simulator) recordTransitions(kind, note string, err error) bool {
 				n = joinNotes(n, fmt.Sprintf("moved: was assumed on %s", prev))
 			}
 		}
-		events[i] = Event{Kind: k, Pod: tr.Pod, Node: tr.Node, From: tr.From, To: tr.To, Note: n, Err: err}
+		events[i] = newEvent(k, tr.Pod, tr.Node, n, err)
+		events[i].From, events[i].To = string(tr.From), string(tr.To)
 	}
-	s.setUsages(events)
+	s.setRequested(events, trs)
 	for _, e := range events {
 		s.emit(e)
 	}
 	return len(trs) > 0
 }
 
-// setUsages gives each event its node's NodeInfo right after that event.
-// Only a cleanup changes several pods in one call; the cache applies them
-// atomically, so the state after each expiry is the final one plus the
-// requests of the pods expired after it on the same node (exactly what
-// removal subtracts: the cached pod's computed resource).
-func (s *Simulator) setUsages(events []Event) {
-	nodes := s.model.Cache.Dump().Nodes
-	later := map[string]*Usage{}
+// setRequested gives each event its node's requests right after that
+// event. Only a cleanup changes several pods (trs) in one call; the cache
+// applies them atomically, so the state after each expiry is the final one
+// plus the requests of the pods expired after it on the same node (exactly
+// what removal subtracts: the cached pod's computed resource).
+func (s *Simulator) setRequested(events []v1alpha1.SimulationEvent, trs []cache.Transition) {
+	later := map[string]*v1alpha1.NodeUsage{}
 	for i := len(events) - 1; i >= 0; i-- {
 		e := &events[i]
-		e.Usage = plus(usageOf(nodes[e.Node]), later[e.Node])
-		if e.Kind != EventExpire {
+		e.Requested = plus(s.requested(e.Node), later[e.Node])
+		if e.Event != EventExpire {
 			continue
 		}
 		if later[e.Node] == nil {
-			later[e.Node] = &Usage{}
+			later[e.Node] = &v1alpha1.NodeUsage{}
 		}
-		r := s.opts.profile().PodResource(e.Pod).Resource
+		r := s.opts.profile().PodResource(trs[i].Pod).Resource
 		later[e.Node].MilliCPU += r.MilliCPU
 		later[e.Node].Memory += r.Memory
 		later[e.Node].Pods++
 	}
 }
 
-// plus adds the requests of extra to u; a node without a NodeInfo at the
-// end had a placeholder while the extra pods were on it.
-func plus(u, extra *Usage) *Usage {
+// plus adds extra to u; a node without a NodeInfo at the end had a
+// placeholder while the extra pods were on it.
+func plus(u, extra *v1alpha1.NodeUsage) *v1alpha1.NodeUsage {
 	if extra == nil {
 		return u
 	}
 	if u == nil {
-		u = &Usage{Placeholder: true}
+		u = &v1alpha1.NodeUsage{}
 	}
 	sum := *u
 	sum.MilliCPU += extra.MilliCPU
@@ -203,14 +216,28 @@ func (s *Simulator) expiryNote(p *v1.Pod) string {
 	return "requests freed"
 }
 
+// newEvent is an event of kind concerning pod (nil for node and clock
+// events) and node, with the cache's error.
+func newEvent(kind string, pod *v1.Pod, node, note string, err error) v1alpha1.SimulationEvent {
+	e := v1alpha1.SimulationEvent{Event: kind, Node: node, Note: note}
+	if pod != nil {
+		ref := podRef(pod)
+		e.Pod = &ref
+	}
+	if err != nil {
+		e.Error = err.Error()
+	}
+	return e
+}
+
 // emit stamps e with the time, the script step and, unless already set,
-// its node's NodeInfo after the operation, and appends it.
-func (s *Simulator) emit(e Event) {
-	e.At, e.Step = s.now, s.step
+// its node's requests after the operation, and appends it.
+func (s *Simulator) emit(e v1alpha1.SimulationEvent) {
+	e.At, e.AtMillis, e.Step = s.now.String(), s.now.Milliseconds(), s.step
 	if e.Node != "" {
 		s.touch(e.Node)
-		if e.Usage == nil {
-			e.Usage = usageOf(s.model.Cache.Dump().Nodes[e.Node])
+		if e.Requested == nil {
+			e.Requested = s.requested(e.Node)
 		}
 	}
 	s.events = append(s.events, e)
@@ -223,16 +250,42 @@ func (s *Simulator) touch(node string) {
 	}
 }
 
-func usageOf(ni *cache.NodeInfo) *Usage {
-	if ni == nil {
+// nodeState is what the node summary shows of one NodeInfo.
+type nodeState struct {
+	requested, allocatable v1alpha1.NodeUsage
+	placeholder, ghost     bool
+}
+
+// node is the NodeInfo of name now, nil when the cache has none: one
+// lookup, not a Dump of the whole cache.
+func (s *Simulator) node(name string) *nodeState {
+	ni, ok := s.model.Cache.GetNodeInfo(name)
+	if !ok {
 		return nil
 	}
-	return &Usage{
-		MilliCPU: ni.Requested.MilliCPU, Memory: ni.Requested.Memory, Pods: int64(len(ni.Pods)),
-		AllocatableMilliCPU: ni.Allocatable.MilliCPU, AllocatableMemory: ni.Allocatable.Memory,
-		AllowedPods: ni.Allocatable.AllowedPodNumber,
-		Placeholder: ni.IsPlaceholder(), Ghost: ni.IsGhost(),
+	return stateOf(ni)
+}
+
+// requested is the requests of node now, nil when the cache has no
+// NodeInfo for it.
+func (s *Simulator) requested(node string) *v1alpha1.NodeUsage {
+	st := s.node(node)
+	if st == nil {
+		return nil
 	}
+	return &st.requested
+}
+
+func stateOf(ni *cache.NodeInfo) *nodeState {
+	return &nodeState{
+		requested:   v1alpha1.NodeUsage{MilliCPU: ni.Requested.MilliCPU, Memory: ni.Requested.Memory, Pods: int64(len(ni.Pods))},
+		allocatable: v1alpha1.NodeUsage{MilliCPU: ni.Allocatable.MilliCPU, Memory: ni.Allocatable.Memory, Pods: ni.Allocatable.AllowedPodNumber},
+		placeholder: ni.IsPlaceholder(), ghost: ni.IsGhost(),
+	}
+}
+
+func podRef(p *v1.Pod) v1alpha1.PodRef {
+	return v1alpha1.PodRef{Namespace: p.Namespace, Name: p.Name, UID: string(p.UID)}
 }
 
 // offset renders a clock offset as "+31s".

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
@@ -55,7 +56,7 @@ func TestRunOutcomes(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(string(tc.bind)+"/"+tc.ttl.String(), func(t *testing.T) {
 			c := cluster([]*v1.Node{node("n1", "", "2", "4Gi", "10")}, pod("ns", "bound", "n1", "1", "1Gi"), pod("ns", "p", "", "500m", "1Gi"))
-			s := newSim(t, c, Options{TTL: tc.ttl, Bind: tc.bind, BindLatency: DefaultBindLatency})
+			s := newSim(t, c, Options{TTL: ttlFlag(tc.ttl), Bind: tc.bind, BindLatency: DefaultBindLatency})
 			res, err := s.Run(s.Model().Pending)
 			if err != nil {
 				t.Fatal(err)
@@ -63,15 +64,15 @@ func TestRunOutcomes(t *testing.T) {
 			if diff := cmp.Diff(tc.want, summary(res.Events)); diff != "" {
 				t.Errorf("timeline (-want,+got):\n%s", diff)
 			}
-			if got := res.Pods[0]; got.State != tc.state || got.Detail != tc.detail {
+			if got := res.Pods[0]; got.State != string(tc.state) || got.Detail != tc.detail {
 				t.Errorf("final state %s %q, want %s %q", got.State, got.Detail, tc.state, tc.detail)
 			}
 			n := res.Nodes[0]
 			if n.Before.MilliCPU != 1000 || n.After.MilliCPU != tc.cpuAfter || n.After.Pods != tc.podsAfter {
 				t.Errorf("node %s: cpu %d → %d, pods %d; want 1000 → %d, pods %d", n.Name, n.Before.MilliCPU, n.After.MilliCPU, n.After.Pods, tc.cpuAfter, tc.podsAfter)
 			}
-			if res.End != time.Minute {
-				t.Errorf("end %s, want the automatic 1m", res.End)
+			if res.Settings.End != "1m0s" || res.Settings.EndMillis != 60000 {
+				t.Errorf("end %s (%d ms), want the automatic 1m", res.Settings.End, res.Settings.EndMillis)
 			}
 		})
 	}
@@ -92,14 +93,14 @@ func TestExpiryTiming(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c := cluster([]*v1.Node{node("n1", "", "2", "4Gi", "10")}, pod("ns", "p", "", "500m", "1Gi"))
-			s := newSim(t, c, Options{TTL: tc.ttl, Bind: Lost, BindLatency: tc.latency, CleanupPeriod: tc.period})
+			s := newSim(t, c, Options{TTL: ttlFlag(tc.ttl), Bind: Lost, BindLatency: tc.latency, CleanupPeriod: tc.period})
 			res, err := s.Run(s.Model().Pending)
 			if err != nil {
 				t.Fatal(err)
 			}
 			last := res.Events[len(res.Events)-1]
-			if last.Kind != EventExpire || last.At != tc.want {
-				t.Errorf("last event %s at %s, want expire at %s\n%s", last.Kind, last.At, tc.want, summary(res.Events))
+			if last.Event != EventExpire || last.At != tc.want.String() {
+				t.Errorf("last event %s at %s, want expire at %s\n%s", last.Event, last.At, tc.want, summary(res.Events))
 			}
 		})
 	}
@@ -108,7 +109,7 @@ func TestExpiryTiming(t *testing.T) {
 // TestUntilBeforeBinding: events after --until never happen.
 func TestUntilBeforeBinding(t *testing.T) {
 	c := cluster([]*v1.Node{node("n1", "", "2", "4Gi", "10")}, pod("ns", "p", "", "500m", "1Gi"))
-	s := newSim(t, c, Options{TTL: time.Second, BindLatency: time.Second, Until: 500 * time.Millisecond})
+	s := newSim(t, c, Options{TTL: ttlFlag(time.Second), BindLatency: time.Second, Until: 500 * time.Millisecond})
 	res, err := s.Run(s.Model().Pending)
 	if err != nil {
 		t.Fatal(err)
@@ -116,11 +117,11 @@ func TestUntilBeforeBinding(t *testing.T) {
 	if want := "+0s assume p n1 Initial→Assumed 500m\n"; summary(res.Events) != want {
 		t.Errorf("timeline:\n%s\nwant:\n%s", summary(res.Events), want)
 	}
-	if p := res.Pods[0]; p.State != cache.StateAssumed || p.Detail != "binding not finished" {
+	if p := res.Pods[0]; p.State != string(cache.StateAssumed) || p.Detail != "binding not finished" {
 		t.Errorf("final %s %q", p.State, p.Detail)
 	}
-	if res.End != 500*time.Millisecond {
-		t.Errorf("end %s", res.End)
+	if res.Settings.End != "500ms" {
+		t.Errorf("end %s", res.Settings.End)
 	}
 }
 
@@ -174,12 +175,12 @@ func TestPlacement(t *testing.T) {
 		t.Errorf("unschedulable note %q", note)
 	}
 	w3 := res.Pods[4]
-	wantReasons := []NodeReasons{
+	wantReasons := []v1alpha1.NodeReasons{
 		{Node: "a-1", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}},
 		{Node: "b-1", Plugin: "NodeResourcesFit", Reasons: []string{"Too many pods", "Insufficient cpu"}},
 		{Node: "a-2", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}},
 	}
-	if w3.State != StateUnschedulable || !cmp.Equal(w3.Unschedulable, wantReasons) {
+	if w3.State != string(StateUnschedulable) || !cmp.Equal(w3.Unschedulable, wantReasons) {
 		t.Errorf("w3: %s %v, want Unschedulable %v", w3.State, w3.Unschedulable, wantReasons)
 	}
 }
@@ -192,7 +193,7 @@ func TestNodeOptionSkipsFitCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := res.Events[0]; e.Kind != EventAssume || e.Node != "n1" || e.Usage.MilliCPU != 16000 || e.Note != "no fit check: Insufficient cpu" {
+	if e := res.Events[0]; e.Event != EventAssume || e.Node != "n1" || e.Requested.MilliCPU != 16000 || e.Note != "no fit check: Insufficient cpu" {
 		t.Errorf("first event %+v", e)
 	}
 }
@@ -201,7 +202,7 @@ func TestNodeOptionSkipsFitCheck(t *testing.T) {
 // shows the node after each expiry, not only after both.
 func TestCleanupUsagePerExpiry(t *testing.T) {
 	c := cluster([]*v1.Node{node("n1", "", "4", "4Gi", "10")}, pod("ns", "p1", "", "1", "1Gi"), pod("ns", "p2", "", "2", "1Gi"))
-	s := newSim(t, c, Options{TTL: time.Second, Bind: Lost})
+	s := newSim(t, c, Options{TTL: ttlFlag(time.Second), Bind: Lost})
 	res, err := s.Run(s.Model().Pending)
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +227,7 @@ func TestBindFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Pods[0].State != cache.StateAdded || res.Pods[1].State != cache.StateInitial {
+	if res.Pods[0].State != string(cache.StateAdded) || res.Pods[1].State != string(cache.StateInitial) {
 		t.Errorf("states %s, %s; want Added, Initial", res.Pods[0].State, res.Pods[1].State)
 	}
 }
@@ -259,13 +260,12 @@ func TestDeterministic(t *testing.T) {
 		for _, n := range []string{"p1", "p2", "p3", "p4", "p5", "p6"} {
 			pods = append(pods, pod("ns", n, "", "700m", "1Gi"))
 		}
-		s := newSim(t, cluster(nodes, pods...), Options{TTL: 5 * time.Second, Bind: Lost, BindFor: map[string]Outcome{"ns/p2": Fail, "ns/p3": Confirm}})
+		s := newSim(t, cluster(nodes, pods...), Options{TTL: ttlFlag(5 * time.Second), Bind: Lost, BindFor: map[string]Outcome{"ns/p2": Fail, "ns/p3": Confirm}})
 		res, err := s.Run(s.Model().Pending)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ttl, _ := ResolveTTL(nil, behavior(t, "v1.19"), true, "")
-		out, err := json.Marshal(res.Simulation(ttl))
+		out, err := json.Marshal(res)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -276,5 +276,23 @@ func TestDeterministic(t *testing.T) {
 		if got := render(); got != first {
 			t.Fatalf("run %d differs:\n%s\n%s", i, first, got)
 		}
+	}
+}
+
+// TestQueued: the queue placement sees holds the pending pods the cache
+// does not: p1 (its bind failed: forgotten) and p3 (never simulated), not
+// p2 (confirmed: Added).
+func TestQueued(t *testing.T) {
+	p1, p2, p3 := pod("ns", "p1", "", "1", "1Gi"), pod("ns", "p2", "", "1", "1Gi"), pod("ns", "p3", "", "1", "1Gi")
+	s := newSim(t, cluster([]*v1.Node{node("n1", "", "4", "4Gi", "10")}, p1, p2, p3), Options{BindFor: map[string]Outcome{"ns/p1": Fail}})
+	if _, err := s.Run([]*v1.Pod{p1, p2}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range s.queued(p3) {
+		got = append(got, p.Name)
+	}
+	if want := []string{"p1", "p3"}; !cmp.Equal(got, want) {
+		t.Errorf("queued %v, want %v", got, want)
 	}
 }

@@ -355,6 +355,47 @@ func TestCLIOnRealCluster(t *testing.T) {
 		}
 	})
 
+	t.Run("namespace", func(t *testing.T) {
+		// -n team-a lists team-a's 9 bound pods (3 on node-01, 3 on
+		// node-02, 2 on node-04, the orphan); the summary counts all 18.
+		d := decodeKind[v1alpha1.CacheDump](t, "CacheDump", mustRun(t, "dump", kc, "-n", "team-a", "-o", "json"))
+		listed := 0
+		for _, n := range d.Nodes {
+			for _, p := range n.Pods {
+				listed++
+				if p.Namespace != "team-a" {
+					t.Errorf("dump -n team-a lists %s/%s", p.Namespace, p.Name)
+				}
+			}
+		}
+		if listed != 9 || d.Summary.Pods != 18 {
+			t.Errorf("dump -n team-a: %d pods listed, summary %d; want 9 and 18", listed, d.Summary.Pods)
+		}
+		r := runPlugin(t, nil, "dump", kc, "-n", "no-such-namespace")
+		if r.code != 0 || !strings.Contains(r.stderr, "No resources found in no-such-namespace namespace.\n") {
+			t.Errorf("dump -n no-such-namespace: %v", r)
+		}
+		r = runPlugin(t, nil, "requested", kc, "-l", "no-such-label=x")
+		if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "No resources found\n") {
+			t.Errorf("requested -l no-such-label=x: %v", r)
+		}
+		r = runPlugin(t, nil, "dump", kc, "-n", "team-a", "-A")
+		if r.code != 2 || !strings.Contains(r.stderr, "cannot be used together") {
+			t.Errorf("dump -n team-a -A: %v", r)
+		}
+		// Completion from the live cluster: its namespaces (the admin may
+		// list them), node names, pending pods.
+		admin := "--kubeconfig=" + c.Kubeconfig(framework.UserAdmin)
+		out := mustRun(t, "__complete", "dump", admin, "-n", "team-")
+		if out != "team-a\nteam-b\n:4\n" {
+			t.Errorf("__complete dump -n team-: %q", out)
+		}
+		out = mustRun(t, "__complete", "dump", admin, "--node", "node-0")
+		if !strings.HasPrefix(out, "node-01\nnode-02\n") || !strings.HasSuffix(out, "node-08\n:4\n") {
+			t.Errorf("__complete dump --node node-0: %q", out)
+		}
+	})
+
 	t.Run("requested-pod", func(t *testing.T) {
 		// pending-1 asks 3 cpu / 1Gi: free cpu is 1600m, 2550m, 2700m, 3450m,
 		// 2000m, 6750m, 1000m, 3900m on node-01..08. node-04 would do, but
@@ -441,7 +482,7 @@ spec:
 	})
 
 	t.Run("next-nodes", func(t *testing.T) {
-		o := decodeKind[v1alpha1.NodeOrder](t, "NodeOrder", mustRun(t, "next-nodes", kc, "-n", "10", "-o", "json"))
+		o := decodeKind[v1alpha1.NodeOrder](t, "NodeOrder", mustRun(t, "next-nodes", kc, "--count", "10", "-o", "json"))
 		if o.NumNodes != 8 {
 			t.Errorf("numNodes %d, want 8 (the placeholder is not in the NodeTree)", o.NumNodes)
 		}
@@ -461,7 +502,7 @@ spec:
 		// cursors reset and round 2 starts with node-01, node-03.
 		want := append(slices.Clone(richNextOrder), "node-01", "node-03")
 		if !slices.Equal(got, want) {
-			t.Errorf("next-nodes -n 10 order %v, want %v", got, want)
+			t.Errorf("next-nodes --count 10 order %v, want %v", got, want)
 		}
 		if wantRounds := []int{1, 1, 1, 1, 1, 1, 1, 1, 2, 2}; !slices.Equal(rounds, wantRounds) {
 			t.Errorf("rounds %v, want %v", rounds, wantRounds)

@@ -129,7 +129,7 @@ func TestPermissionsAndFailures(t *testing.T) {
 			{[]string{"dump", "--no-such-flag"}, "unknown flag: --no-such-flag"},
 			{[]string{"dump", "-o", "bogus"}, `unknown output format "bogus"`},
 			{[]string{"requested", "-o", "bogus"}, `unknown output format "bogus"`},
-			{[]string{"next-nodes", "-n", "-1"}, "-n/--count"},
+			{[]string{"next-nodes", "--count", "-1"}, "--count must not be negative"},
 			{[]string{"requested", "--sort-by", "colour"}, "--sort-by"},
 			{[]string{"requested", "--pod", "a/b", "--pod-file", "p.yaml"}, "--pod and --pod-file"},
 			{[]string{"dump", "--chunk-size", "0"}, "--chunk-size"},

@@ -94,7 +94,7 @@ func TestLiveEqualsFile(t *testing.T) {
 		{name: "requested", args: []string{"requested", "-o", "json"}},
 		{name: "requested-pod", args: []string{"requested", "--pod", nsA + "/pending-1", "-o", "json"}},
 		{name: "requested-pod-nofit", args: []string{"requested", "--pod", nsA + "/pending-huge", "-o", "json"}, code: 1},
-		{name: "next-nodes", args: []string{"next-nodes", "-n", "11", "--cycles", "3", "-o", "json"}},
+		{name: "next-nodes", args: []string{"next-nodes", "--count", "11", "--cycles", "3", "-o", "json"}},
 		{name: "snapshot", args: []string{"snapshot", "-o", "json"}},
 		{name: "snapshot-stdin", args: []string{"snapshot", "-o", "json"}, stdin: true},
 		{name: "dump-split-files", args: []string{"dump", "-o", "json"}, split: true},

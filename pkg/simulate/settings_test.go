@@ -12,14 +12,15 @@ import (
 
 func TestSimulationTimelineSettings(t *testing.T) {
 	c := cluster([]*v1.Node{node("n1", "", "2", "4Gi", "10")}, pod("ns", "p", "", "500m", "1Gi"), pod("ns", "q", "", "8", "1Gi"))
-	opts := Options{TTL: 2 * time.Minute, Bind: Lost, BindFor: map[string]Outcome{"ns/q": Fail, "ns/p": Confirm}, BindLatency: 250 * time.Millisecond}
+	// v1.21.14's default is 30s; the choice is given as is, 2m.
+	ttl, _ := ResolveTTL(nil, behavior(t, "v1.21.14"), true, "from the server version")
+	ttl.TTL = 2 * time.Minute
+	opts := Options{TTL: ttl, Bind: Lost, BindFor: map[string]Outcome{"ns/q": Fail, "ns/p": Confirm}, BindLatency: 250 * time.Millisecond}
 	s := newSim(t, c, opts)
-	res, err := s.Run(s.Model().Pending)
+	out, err := s.Run(s.Model().Pending)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ttl, _ := ResolveTTL(nil, behavior(t, "v1.21.14"), true, "from the server version")
-	out := res.Simulation(ttl)
 	if out.Kind != "Simulation" || out.APIVersion != "schedcache.kubectl.io/v1alpha1" || out.Source != "test" {
 		t.Errorf("type meta %v, source %q", out.TypeMeta, out.Source)
 	}
@@ -54,9 +55,8 @@ func TestSimulationTimelineSettings(t *testing.T) {
 }
 
 func TestSimulationScript(t *testing.T) {
-	_, res := runScript(t, "- {op: assume, pod: apps/web-1, node: a-1}\n- {op: assume, pod: apps/web-1, node: a-1}\n- {op: removeNode, node: a-2}\n- {op: advance, duration: 1500ms}", Options{})
 	ttl, _ := ResolveTTL(nil, latest, false, "no --kube-version")
-	out := res.Simulation(ttl)
+	_, out := runScript(t, "- {op: assume, pod: apps/web-1, node: a-1}\n- {op: assume, pod: apps/web-1, node: a-1}\n- {op: removeNode, node: a-2}\n- {op: advance, duration: 1500ms}", Options{TTL: ttl})
 	if out.Settings.Mode != "script" || out.Settings.Timeline != nil || out.Settings.End != "1.5s" || out.Settings.EndMillis != 1500 {
 		t.Errorf("settings %+v", out.Settings)
 	}

@@ -1,0 +1,69 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/model"
+)
+
+// noResourcesFound says on w what kubectl says when a namespace or a
+// selector matches nothing: "No resources found in NS namespace." (ns
+// given) or "No resources found".
+func noResourcesFound(w io.Writer, ns string) {
+	if ns != "" {
+		fmt.Fprintf(w, "No resources found in %s namespace.\n", ns)
+		return
+	}
+	fmt.Fprintln(w, "No resources found")
+}
+
+// warnEmptyNamespace says "No resources found in NS namespace." when -n
+// names a namespace holding no pod of the input (bound or pending): the
+// view still shows the nodes, whose totals never depend on -n.
+func warnEmptyNamespace(w io.Writer, m *model.Model, ns string) {
+	if ns == "" {
+		return
+	}
+	for _, p := range m.Pending {
+		if p.Namespace == ns {
+			return
+		}
+	}
+	for _, ni := range m.Cache.Dump().Nodes {
+		for _, pi := range ni.Pods {
+			if pi.Pod.Namespace == ns {
+				return
+			}
+		}
+	}
+	noResourcesFound(w, ns)
+}
+
+// dumpInNamespace returns a copy of d whose nodes list only the pods (and
+// nominated pods) of namespace ns; every total stays the whole node's.
+func dumpInNamespace(d *v1alpha1.CacheDump, ns string) *v1alpha1.CacheDump {
+	if ns == "" {
+		return d
+	}
+	out := *d
+	out.Nodes = make([]v1alpha1.NodeDump, len(d.Nodes))
+	for i, n := range d.Nodes {
+		n.Pods = []v1alpha1.PodDump{}
+		for _, p := range d.Nodes[i].Pods {
+			if p.Namespace == ns {
+				n.Pods = append(n.Pods, p)
+			}
+		}
+		n.NominatedPods = nil
+		for _, p := range d.Nodes[i].NominatedPods {
+			if pns, _, ok := strings.Cut(p, "/"); ok && pns == ns {
+				n.NominatedPods = append(n.NominatedPods, p)
+			}
+		}
+		out.Nodes[i] = n
+	}
+	return &out
+}

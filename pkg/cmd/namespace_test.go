@@ -1,0 +1,197 @@
+package cmd
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+)
+
+// edgeCluster: plain holds default's 4 pods, legacy apps' 2 (sidecar, gpu),
+// the placeholder gone default's orphan; apps/waiting is pending
+// (testdata/clusters/edge.yaml states it in its header).
+const edgeCluster = "testdata/clusters/edge.yaml"
+
+// withKubeconfig points KUBECONFIG at a kubeconfig whose current context
+// (ctx-a, cluster c-a, user u-a; also ctx-b, c-b, u-b) has namespace ns.
+func withKubeconfig(t *testing.T, ns string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config")
+	kubeconfig := `apiVersion: v1
+kind: Config
+clusters: [{name: c-a, cluster: {server: "https://127.0.0.1:1"}}, {name: c-b, cluster: {server: "https://127.0.0.1:2"}}]
+users: [{name: u-a, user: {}}, {name: u-b, user: {}}]
+contexts: [{name: ctx-a, context: {cluster: c-a, user: u-a, namespace: "` + ns + `"}}, {name: ctx-b, context: {cluster: c-b, user: u-b}}]
+current-context: ctx-a
+`
+	if err := os.WriteFile(path, []byte(kubeconfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KUBECONFIG", path)
+}
+
+// TestNamespaceDump: -n lists one namespace's pods in the detail blocks
+// and in json, and never changes a node's totals or the summary.
+func TestNamespaceDump(t *testing.T) {
+	noKubeconfig(t)
+	all := run(t, "", "dump", "-f", edgeCluster, "--node", "legacy", "--node", "plain")
+	apps := run(t, "", "dump", "-f", edgeCluster, "--node", "legacy", "--node", "plain", "-n", "apps")
+	if apps.code != 0 {
+		t.Fatalf("exit %d: %s", apps.code, apps.stderr)
+	}
+	for _, want := range []string{"Pods in namespace apps (2 of 2):", "Pods in namespace apps (0 of 4):"} {
+		if !strings.Contains(apps.stdout, want) {
+			t.Errorf("-n apps: no %q in\n%s", want, apps.stdout)
+		}
+	}
+	if strings.Contains(apps.stdout, "no-requests") || !strings.Contains(apps.stdout, "sidecar") {
+		t.Errorf("-n apps lists the wrong pods:\n%s", apps.stdout)
+	}
+	// legacy's requested line: 1450m, the same with and without -n.
+	requested := func(out string) []string {
+		var lines []string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "Requested:") {
+				lines = append(lines, l)
+			}
+		}
+		return lines
+	}
+	if a, b := requested(all.stdout), requested(apps.stdout); len(a) != 2 || strings.Join(a, "|") != strings.Join(b, "|") || !strings.Contains(a[0], "cpu 1450m") {
+		t.Errorf("totals depend on -n:\n%q\n%q", a, b)
+	}
+	// The node table is the same with -n: every pod counts.
+	table := run(t, "", "dump", "-f", edgeCluster)
+	if tn := run(t, "", "dump", "-f", edgeCluster, "-n", "apps"); tn.stdout != table.stdout || tn.stderr != table.stderr {
+		t.Errorf("dump table differs with -n apps:\n%s\n%s", table.stdout, tn.stdout)
+	}
+
+	var d v1alpha1.CacheDump
+	r := run(t, "", "dump", "-f", edgeCluster, "-n", "apps", "-o", "json")
+	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	pods := map[string]int{}
+	for _, n := range d.Nodes {
+		pods[n.Name] = len(n.Pods)
+		for _, p := range n.Pods {
+			if p.Namespace != "apps" {
+				t.Errorf("-n apps -o json lists %s/%s", p.Namespace, p.Name)
+			}
+		}
+	}
+	if pods["legacy"] != 2 || pods["plain"] != 0 || pods["gone"] != 0 || d.Summary.Pods != 7 || d.Summary.PendingPods != 1 {
+		t.Errorf("-n apps -o json: pods per node %v, summary %+v; want legacy 2, others 0, summary 7 pods 1 pending", pods, d.Summary)
+	}
+}
+
+// TestNoResourcesFound: a namespace with no pod, or a selector matching no
+// node, is said on stderr as kubectl says it; exit 0.
+func TestNoResourcesFound(t *testing.T) {
+	noKubeconfig(t)
+	for _, args := range [][]string{
+		{"dump", "-f", edgeCluster, "-n", "nosuch"},
+		{"requested", "-f", edgeCluster, "-n", "nosuch"},
+		{"snapshot", "-f", edgeCluster, "-n", "nosuch"},
+	} {
+		r := run(t, "", args...)
+		if r.code != 0 || !strings.Contains(r.stderr, "No resources found in nosuch namespace.\n") || r.stdout == "" {
+			t.Errorf("%v: exit %d, stderr %q; want the nodes on stdout and the line on stderr", args, r.code, r.stderr)
+		}
+	}
+	r := run(t, "", "requested", "-f", edgeCluster, "-l", "nosuch=x")
+	if r.code != 0 || r.stdout != "" || !strings.HasSuffix(r.stderr, "\nNo resources found\n") {
+		t.Errorf("requested -l nosuch=x: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if r := run(t, "", "requested", "-f", edgeCluster, "-n", "apps"); strings.Contains(r.stderr, "No resources") {
+		t.Errorf("-n apps has pods: %q", r.stderr)
+	}
+}
+
+// TestNamespaceFlags: -n/-A on every command showing pods, their conflict,
+// the namespace of a pod named alone, and next-nodes' --count.
+func TestNamespaceFlags(t *testing.T) {
+	withKubeconfig(t, "apps")
+	for _, args := range [][]string{
+		{"dump", "-f", edgeCluster, "-n", "apps", "-A"},
+		{"requested", "-f", edgeCluster, "-n", "apps", "-A"},
+		{"snapshot", "-f", edgeCluster, "-n", "apps", "-A"},
+		{"why", "-f", edgeCluster, "-n", "apps", "-A"},
+	} {
+		r := run(t, "", args...)
+		if r.code != ExitUsage || r.stderr != "error: -n/--namespace apps and -A/--all-namespaces cannot be used together: choose one namespace or all\n" {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	for _, args := range [][]string{
+		{"dump", "-f", edgeCluster, "-A"},
+		{"requested", "-f", edgeCluster, "-A"},
+		{"snapshot", "-f", edgeCluster, "-A"},
+	} {
+		if r := run(t, "", args...); r.code != 0 {
+			t.Errorf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+	}
+	// --pod NAME: the kubeconfig context's namespace (apps), else -n.
+	// (apps/waiting asks for 3 cpus: it fits no node, exit 1.)
+	if r := run(t, "", "requested", "-f", edgeCluster, "--pod", "waiting"); r.code != ExitError || !strings.Contains(r.stderr, "pod apps/waiting (requests cpu 3, memory 1Gi) passes kube-scheduler's filters on 0 of 2 nodes") {
+		t.Errorf("--pod waiting in the context's namespace apps: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := run(t, "", "requested", "-f", edgeCluster, "--pod", "waiting", "-n", "default"); r.code != ExitUsage || !strings.Contains(r.stderr, "pod default/waiting not found") {
+		t.Errorf("--pod waiting -n default: exit %d, %q", r.code, r.stderr)
+	}
+	noKubeconfig(t)
+	if r := run(t, "", "requested", "-f", edgeCluster, "--pod", "waiting"); r.code != ExitUsage || !strings.Contains(r.stderr, "pod default/waiting not found") {
+		t.Errorf("--pod waiting without kubeconfig (default namespace): exit %d, %q", r.code, r.stderr)
+	}
+	// next-nodes shows no pods: no -n, no -A; its count is --count.
+	if r := run(t, "", "next-nodes", "-f", edgeCluster, "-n", "3"); r.code != ExitUsage || !strings.Contains(r.stderr, "unknown shorthand flag: 'n'") {
+		t.Errorf("next-nodes -n 3: exit %d, %q", r.code, r.stderr)
+	}
+	if r := run(t, "", "next-nodes", "-f", edgeCluster, "--count", "3", "--no-headers"); r.code != 0 || strings.Count(r.stdout, "\n") != 3 {
+		t.Errorf("next-nodes --count 3: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestSuggestions: cobra's "did you mean" for commands, and the same for
+// flags, on one line; usage errors exit 2, cobra's completion command's too.
+func TestSuggestions(t *testing.T) {
+	noKubeconfig(t)
+	tests := []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"dumpp"}, `error: unknown command "dumpp" for "kubectl schedcache" (did you mean "dump"?); see 'kubectl schedcache --help'` + "\n"},
+		{[]string{"snapshto"}, `(did you mean "snapshot"?)`},
+		{[]string{"dumpp", "-f", edgeCluster}, `unknown command "dumpp" for "kubectl schedcache" (did you mean "dump"?)`},
+		{[]string{"dump", "--nodee", "x"}, `error: unknown flag: --nodee (did you mean "--node"?)` + "\n"},
+		{[]string{"requested", "--sort", "cpu"}, `(did you mean "--sort-by"?)`},
+		{[]string{"dump", "--zzzzzz"}, "error: unknown flag: --zzzzzz\n"},
+		{[]string{"completion", "tcsh"}, `unknown command "tcsh"`},
+		{[]string{"help", "dumpp"}, `error: unknown help topic "dumpp" (did you mean "dump"?); see 'kubectl schedcache --help'` + "\n"},
+		{[]string{"version", "extra"}, `unexpected argument "extra"`},
+	}
+	for _, tc := range tests {
+		r := run(t, "", tc.args...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, tc.stderr) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tc.args, r.code, r.stderr, tc.stderr)
+		}
+	}
+}
+
+// TestHelpExitCodes: the exit-code table is in --help, one line per code;
+// "help dump" is dump's help.
+func TestHelpExitCodes(t *testing.T) {
+	if r := run(t, "", "help", "dump"); r.code != 0 || !strings.HasPrefix(r.stdout, "Print what kube-scheduler's cache holds") {
+		t.Errorf("help dump: exit %d\n%s", r.code, r.stdout)
+	}
+	r := run(t, "", "--help")
+	for _, want := range []string{"Exit codes:\n  0    success", "\n  1    runtime error", "\n  2    usage error", "\n  3    compare, diff", "\n  130  interrupted"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("--help lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
