@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schedcache/kubectl-schedcache/pkg/decide"
-
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 )
