@@ -8,17 +8,25 @@ COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -s -w -X $(PKG)/pkg/cmd.version=$(VERSION) -X $(PKG)/pkg/cmd.commit=$(COMMIT) -X $(PKG)/pkg/cmd.date=$(DATE)
 
-.PHONY: build test unit vet lint golden bench example
+.PHONY: build test unit race vet golden bench example
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-schedcache
 
-# test is the README's test command: static checks, unit tests with the race
-# detector, fuzzing and the hostile-input suite (hack/make/fuzz.mk), the
-# end-to-end tests against real control-plane binaries (built from Go modules
-# on first use), then the release packaging checks.
-test: vet unit e2e verify
+# test is the README's test command. Its stages run in this order, each
+# timed (hack/run-stages.sh; .ci/run prints the timings at the end): static
+# checks (vet, lint), the unit tests with the race detector, the end-to-end
+# tests against real control-plane binaries (built from Go modules on first
+# use and cached by version), then the release packaging checks.
+TEST_STAGES ?= vet lint race e2e verify
+test:
+	@MAKE="$(MAKE)" hack/run-stages.sh $(TEST_STAGES)
 
+# unit is the fast loop, without the race detector (which makes the suite
+# several times slower); race runs the same tests with it, in make test.
 unit:
+	$(GO) test ./...
+
+race:
 	$(GO) test -race ./...
 
 vet:
@@ -28,8 +36,6 @@ vet:
 	$(GO) vet -tags hostile ./test/hostile/...
 	hack/verify-code-patterns.sh
 	hack/verify-go-mod.sh
-
-lint: vet
 
 golden:
 	$(GO) test ./pkg/cmd/... ./pkg/cache/... -update

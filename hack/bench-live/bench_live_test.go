@@ -28,6 +28,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/schedcache/kubectl-schedcache/hack/bench-live/internal/jsonlist"
+	"github.com/schedcache/kubectl-schedcache/internal/gencluster"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 	"github.com/schedcache/kubectl-schedcache/test/e2e/framework"
 )
@@ -87,7 +88,7 @@ func TestBenchLive(t *testing.T) {
 	res := &results{Runs: map[string][]sample{}, Medians: map[string]sample{}, Machine: machine(), Kubectl: kubectlVersion(kubectl)}
 
 	began := time.Now()
-	nodes, pods := clusterObjects(t, root)
+	nodes, pods := clusterObjects(t)
 	res.Nodes, res.Pods = len(nodes), len(pods)
 	for _, p := range pods {
 		if p.Status.Phase != corev1.PodSucceeded && p.Status.Phase != corev1.PodFailed {
@@ -232,8 +233,8 @@ func buildHelpers(t *testing.T, root string) (floor, rusage string) {
 // is loaded is exactly what gen-cluster wrote, whatever the plugin's own file
 // reader keeps. Terminal pods are loaded too, as in a real cluster: kubectl
 // lists them, the plugin's field selector skips them.
-func clusterObjects(t *testing.T, root string) ([]*corev1.Node, []*corev1.Pod) {
-	path := clusterFile(t, root)
+func clusterObjects(t *testing.T) ([]*corev1.Node, []*corev1.Pod) {
+	path := clusterFile(t)
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -278,18 +279,17 @@ func clusterObjects(t *testing.T, root string) ([]*corev1.Node, []*corev1.Pod) {
 	return nodes, pods
 }
 
-// clusterFile returns -input, else a file gen-cluster writes with -nodes,
+// clusterFile returns -input, else a file gencluster writes with -nodes,
 // -pods and -seed.
-func clusterFile(t *testing.T, root string) string {
+func clusterFile(t *testing.T) string {
 	if *flagInput != "" {
 		return *flagInput
 	}
+	cfg := gencluster.Default()
+	cfg.Nodes, cfg.Pods, cfg.Seed = *flagNodes, *flagPods, *flagSeed
 	path := filepath.Join(t.TempDir(), "cluster.json")
-	cmd := exec.Command("go", "run", "./hack/gen-cluster", "-nodes", strconv.Itoa(*flagNodes), "-pods", strconv.Itoa(*flagPods),
-		"-seed", strconv.FormatUint(*flagSeed, 10), "-o", path)
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("gen-cluster: %v\n%s", err, out)
+	if err := gencluster.WriteFile(path, cfg); err != nil {
+		t.Fatalf("gencluster: %v", err)
 	}
 	return path
 }

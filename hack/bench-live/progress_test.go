@@ -37,7 +37,7 @@ func TestProgressFakeAPI(t *testing.T) {
 		t.Fatalf("bench-live: %v (make build builds the plugin)", err)
 	}
 	began := time.Now()
-	file := clusterFile(t, root)
+	file := clusterFile(t)
 	_, helper := buildHelpers(t, root)
 	url, nodes, pods := startFakeAPI(t, root, file)
 	t.Logf("bench-live: fakeapi at %s serving %d nodes, %d pods after %v", url, nodes, pods, time.Since(began).Round(time.Millisecond))
@@ -100,8 +100,8 @@ func startFakeAPI(t *testing.T, root, file string) (url string, nodes, pods int)
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
 	})
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if _, scanErr := fmt.Sscan(line, &url, &nodes, &pods); err != nil || scanErr != nil {

@@ -219,6 +219,7 @@ func checkInterrupt(t *testing.T, plugin string, args []string, pods int) *inter
 	r := startOnTTY(t, plugin, args...)
 	rep := &interruptReport{FirstPods: -1}
 	var sent time.Time
+	var kill *time.Timer
 	for l := range r.lines {
 		if !l.progress {
 			rep.Other = append(rep.Other, l.text)
@@ -234,11 +235,13 @@ func checkInterrupt(t *testing.T, plugin string, args []string, pods int) *inter
 			}
 			sent = time.Now()
 			rep.Sent, rep.SentAt, rep.PodsListed = true, sent.Sub(r.start), l.pods
-			kill := time.AfterFunc(interruptKillAfter, func() { r.cmd.Process.Kill() })
-			defer kill.Stop()
+			kill = time.AfterFunc(interruptKillAfter, func() { _ = r.cmd.Process.Kill() })
 		}
 	}
 	err := r.cmd.Wait()
+	if kill != nil {
+		kill.Stop()
+	}
 	rep.Exit, rep.ExitCode = time.Since(r.start), exitCode(err)
 	if rep.Sent {
 		rep.ExitAfter = time.Since(sent)

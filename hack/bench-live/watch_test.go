@@ -58,7 +58,7 @@ func TestBenchWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	plugin, _ := binaries(t, root)
-	nodes, pods := clusterObjects(t, root)
+	nodes, pods := clusterObjects(t)
 	c := framework.Start(t, framework.Options{})
 	ctx := t.Context()
 	cs := c.AdminClient()

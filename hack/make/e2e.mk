@@ -19,6 +19,10 @@
 # `go test -tags e2e ./test/e2e/...` builds its own copy into a temp dir.
 
 E2E_FLAGS ?=
+# Every e2e test starts its own etcd and kube-apiserver (none shares one), so
+# they run E2E_PARALLEL at a time (t.Parallel); E2E_PARALLEL=1 runs them one
+# after the other.
+E2E_PARALLEL ?= 2
 
 .PHONY: e2e e2e-binaries e2e-vet e2e-go-mod
 e2e-binaries:
@@ -26,7 +30,7 @@ e2e-binaries:
 
 e2e: e2e-binaries
 	$(MAKE) build
-	SCHEDCACHE_E2E_PLUGIN=$(abspath $(BIN)) $(GO) test -tags e2e -count=1 -timeout 30m $(E2E_FLAGS) ./test/e2e/...
+	SCHEDCACHE_E2E_PLUGIN=$(abspath $(BIN)) $(GO) test -tags e2e -count=1 -timeout 30m -parallel $(E2E_PARALLEL) $(E2E_FLAGS) ./test/e2e/...
 
 e2e-vet:
 	$(GO) vet -tags e2e ./test/e2e/...

@@ -36,12 +36,6 @@ func update(o, n *v1.Pod) func(*cacheImpl) error {
 func get(p *v1.Pod) func(*cacheImpl) error {
 	return func(c *cacheImpl) error { _, err := c.GetPod(p); return err }
 }
-func addNode(n *v1.Node) func(*cacheImpl) error {
-	return func(c *cacheImpl) error { c.AddNode(n); return nil }
-}
-func removeNode(n *v1.Node) func(*cacheImpl) error {
-	return func(c *cacheImpl) error { return c.RemoveNode(n) }
-}
 
 // nodeSummary is what the pod tests compare per NodeInfo.
 type nodeSummary struct {

@@ -56,7 +56,7 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: not a KubeSchedulerConfiguration (got %s)", name, gvk)
 	}
-	cfg.TypeMeta.APIVersion = gvk.GroupVersion().String()
+	cfg.APIVersion = gvk.GroupVersion().String()
 	if err := validation.ValidateKubeSchedulerConfiguration(cfg); err != nil {
 		return nil, fmt.Errorf("%s: invalid KubeSchedulerConfiguration: %w", name, err)
 	}

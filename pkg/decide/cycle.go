@@ -149,8 +149,6 @@ type cycle struct {
 	state *framework.CycleState
 	diag  framework.Diagnosis
 	v     *Verdict
-	// order is the evaluation order of node indexes into e.lister.list.
-	order []int
 	// status of each rejected node, by name; feasible nodes are absent.
 	status map[string]*fwk.Status
 	// feasible nodes, in evaluation order.

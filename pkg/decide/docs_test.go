@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
 // TestDocumentedProfile checks the plugin table of docs/why.md against the

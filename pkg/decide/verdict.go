@@ -10,16 +10,16 @@ import (
 type Result string
 
 const (
-	// Scheduled: a node passed every filter; Verdict.Node is where the pod
+	// Scheduled means a node passed every filter; Verdict.Node is where the pod
 	// would be bound.
 	Scheduled Result = "scheduled"
-	// Unschedulable: no node passed; Verdict.Message is the FailedScheduling
+	// Unschedulable means no node passed; Verdict.Message is the FailedScheduling
 	// message and Verdict.Preemption says whether preemption would help.
 	Unschedulable Result = "unschedulable"
-	// Gated: a PreEnqueue plugin (scheduling gates, missing resource claims)
+	// Gated means a PreEnqueue plugin (scheduling gates, missing resource claims)
 	// keeps the pod out of the scheduling queue; no cycle runs.
 	Gated Result = "gated"
-	// Skipped: the scheduler never runs a cycle for the pod (being deleted,
+	// Skipped means the scheduler never runs a cycle for the pod (being deleted,
 	// no profile for its schedulerName, already bound).
 	Skipped Result = "skipped"
 )

@@ -28,7 +28,8 @@ const (
 	// ClientQPS and ClientBurst are the client-side rate limits ConfigureClient
 	// raises a rest.Config to, so that paging 150,000 pods 500 at a time (300
 	// requests) is not throttled by client-go's defaults of 5 and 10.
-	ClientQPS   = 100
+	ClientQPS = 100
+	// ClientBurst is the burst that goes with ClientQPS.
 	ClientBurst = 200
 )
 

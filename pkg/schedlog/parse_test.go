@@ -297,7 +297,8 @@ func TestNewestDump(t *testing.T) {
 	if err != nil || d.Dumps != 2 || d.Nodes[1].Requested.MilliCPU != 700 || d.StartLine != strings.Count(one, "\n")+4 {
 		t.Fatalf("got %+v, %v", d, err)
 	}
-	cut := one + second[:strings.Index(second, "Scheduled Pods(number: 2)")]
+	before, _, _ := strings.Cut(second, "Scheduled Pods(number: 2)")
+	cut := one + before
 	_, err = Parse(strings.NewReader(cut))
 	if err == nil || !strings.Contains(err.Error(), "earlier complete dump is at lines 4–33") {
 		t.Fatalf("got %v; want an error naming the earlier dump", err)

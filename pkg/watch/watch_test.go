@@ -113,7 +113,7 @@ func start(t *testing.T, cs *fake.Clientset) (*recorder, *syncBuffer, *syncBuffe
 	go func() { done <- w.Run(ctx, out, rec.render) }()
 	t.Cleanup(func() {
 		cancel()
-		<-done
+		<-done //nolint:errcheck // only waits for Run to return; TestCancel checks what it returns
 	})
 	select {
 	case got := <-rec.initial:

@@ -148,6 +148,7 @@ var richNextOrder = []string{"node-01", "node-03", "node-05", "node-06", "node-0
 // TestCLIOnRealCluster loads the rich cluster into a real apiserver and runs
 // the built plugin as the read-only "reader" user against it.
 func TestCLIOnRealCluster(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}

@@ -25,6 +25,7 @@ import (
 // must name exactly the changed nodes and pods; after a new dump they agree
 // again.
 func TestCompareWithRealScheduler(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}

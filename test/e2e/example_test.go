@@ -31,6 +31,7 @@ import (
 // the API server assigns new ones on create; they are matched by
 // namespace/name.
 func TestShippedExampleIsReal(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}

@@ -24,6 +24,7 @@ const unreachableBound = 10 * time.Second
 // TestPermissionsAndFailures checks the plugin's error paths against a real
 // apiserver: RBAC, authentication, unreachable servers and usage errors.
 func TestPermissionsAndFailures(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}
@@ -173,6 +174,7 @@ func checkUnreachable(t *testing.T, r runResult, server string) {
 // and checks that every object arrives exactly once and that the apiserver
 // really served pages (audit log: limit=100, continue=).
 func TestPaginationChunkSize(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}

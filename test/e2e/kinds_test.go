@@ -28,6 +28,7 @@ import (
 // rules), each kind is one warning naming the plugins whose verdicts
 // become approximate, and the listing succeeds.
 func TestLiveSchedulingKinds(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}

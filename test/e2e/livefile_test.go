@@ -33,6 +33,7 @@ func realKubectl(t *testing.T) string {
 // requires the plugin to print the same JSON from the export (-f) as from
 // the live cluster, for every data command.
 func TestLiveEqualsFile(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}
@@ -111,11 +112,12 @@ func TestLiveEqualsFile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			fromLive := runPlugin(t, nil, append(tc.args, live)...)
 			var fromFile runResult
-			if tc.stdin {
+			switch {
+			case tc.stdin:
 				fromFile = runPlugin(t, bytes.NewReader(data), append(tc.args, "-f", "-")...)
-			} else if tc.split {
+			case tc.split:
 				fromFile = runPlugin(t, nil, append(tc.args, "-f", nodesFile, "-f", podsDir, "-R")...)
-			} else {
+			default:
 				fromFile = runPlugin(t, nil, append(tc.args, "-f", export)...)
 			}
 			for _, r := range []runResult{fromLive, fromFile} {

@@ -42,6 +42,7 @@ profiles:
 // cpu, with 1250m requested; evicting team-b/legacy (1 cpu, priority 0)
 // frees enough, and team-b/other-scheduler (250m) can stay.
 func TestDecisionsReadOnlyProvenByAudit(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}

@@ -24,6 +24,7 @@ var writeVerbs = map[string]bool{"create": true, "update": true, "patch": true, 
 // the rich cluster with the audit log on, and proves from the log that the
 // plugin only ever reads nodes and pods (plus discovery).
 func TestReadOnlyProvenByAudit(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}

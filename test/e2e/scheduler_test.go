@@ -33,6 +33,7 @@ const agreementTimeout = 90 * time.Second
 // scheduler's own cache dump (SIGUSR2) on every NodeInfo: Requested,
 // Allocatable, the pods (namespace/name/uid/phase) and placeholders.
 func TestAgreementWithRealScheduler(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}

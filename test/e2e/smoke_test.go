@@ -27,6 +27,7 @@ const testTimeout = 2 * time.Minute
 // TestSmokeAccessAndAudit checks the harness itself: objects with status,
 // the three users' rights through their kubeconfig files, and the audit log.
 func TestSmokeAccessAndAudit(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}
@@ -123,6 +124,7 @@ func TestSmokeAccessAndAudit(t *testing.T) {
 // TestSmokeSchedulerCacheDump lets the real scheduler bind a pending pod
 // and checks that its cache dump accounts the pod's requests on the node.
 func TestSmokeSchedulerCacheDump(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}

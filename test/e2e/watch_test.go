@@ -141,6 +141,7 @@ func (w *watching) interrupt(t *testing.T) (int, string, string) {
 // scheduler, resized… and deleted, and checks each printed delta: the node,
 // the reason, the generation moving and the changed row; then Ctrl-C.
 func TestWatchWithRealScheduler(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}

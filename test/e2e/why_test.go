@@ -32,6 +32,7 @@ const decisionTimeout = 2 * time.Minute
 // for the highest score, a gated verdict for a SchedulingGated pod, and a
 // preemption that nominates the same node and deletes the same victims.
 func TestWhyAgreesWithRealScheduler(t *testing.T) {
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
 	if testing.Short() {
 		t.Skip("e2e: starts a real control plane; skipped with -short")
 	}

@@ -2,10 +2,26 @@
 // krew-release-bot, the krew-index CI (validate-krew-manifest) and krew itself
 // do, so a release can be verified locally without krew or network access.
 //
-// The rules follow kubernetes-sigs/krew internal/index/validation/validate.go,
-// cmd/validate-krew-manifest/main.go and internal/installation, plus the
-// krew-index review conventions (50-character shortDescription, description
-// and caveats wrapped at 80 columns, no usage examples in the description).
+// What it mirrors, from kubernetes-sigs/krew v0.4.5 (the krew that
+// krew-index's CI runs, and still so in v0.5.0):
+//   - Validate: internal/index/validation.ValidatePlugin (apiVersion, kind,
+//     name, shortDescription, version as semver, platforms: uri, sha256, bin,
+//     files, selector keys) and cmd/validate-krew-manifest (every platform
+//     selects one of its allPlatforms, no two platforms overlap, each archive
+//     installs and brings a LICENSE file);
+//   - Extract and Install: internal/download (archive format from the
+//     content, no ".." or absolute entries) and internal/installation
+//     (sha256 of the archive, files[] moves, the bin link under KREW_ROOT/bin),
+//     with archives from local files instead of the network (Fetcher);
+//   - the krew-index review conventions (50-character shortDescription,
+//     description and caveats wrapped at 80 columns).
+//
+// None of that can be imported: krew keeps its validation and installer in
+// internal/ packages, and its only importable packages (pkg/index,
+// pkg/constants) are the manifest types and constants, which would pull
+// client-go's apimachinery into this module for five structs. One deliberate
+// difference: selectors must use matchLabels (matchExpressions, which krew
+// accepts, are reported), since the project's manifest never needs them.
 package manifest
 
 import (

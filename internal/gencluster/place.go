@@ -1,4 +1,4 @@
-package main
+package gencluster
 
 // placer assigns pods to nodes, keeping per-node free resources so that
 // nodes stay within their allocatable (and always within their pod limit).

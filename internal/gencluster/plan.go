@@ -1,4 +1,4 @@
-package main
+package gencluster
 
 import (
 	"fmt"
@@ -40,13 +40,13 @@ var svcWords = []string{"api", "web", "worker", "gateway", "cache", "indexer", "
 
 // dsPerNode decides how many DaemonSet pods (kube-proxy, CNI) every node
 // gets: both when the pod budget allows, fewer for tiny budgets.
-func dsPerNode(cfg config) int {
+func dsPerNode(cfg Config) int {
 	switch {
-	case cfg.nodes == 0:
+	case cfg.Nodes == 0:
 		return 0
-	case cfg.pods >= 4*cfg.nodes:
+	case cfg.Pods >= 4*cfg.Nodes:
 		return 2
-	case cfg.pods >= 2*cfg.nodes:
+	case cfg.Pods >= 2*cfg.Nodes:
 		return 1
 	}
 	return 0
@@ -54,14 +54,14 @@ func dsPerNode(cfg config) int {
 
 // plan splits the pod budget into DaemonSets and workloads, and the workloads
 // into namespaces; everything comes back sorted by name.
-func plan(g *rng, cfg config) []namespacePlan {
+func plan(g *rng, cfg Config) []namespacePlan {
 	ds := dsPerNode(cfg)
-	budget := cfg.pods - ds*cfg.nodes
+	budget := cfg.Pods - ds*cfg.Nodes
 	system := namespacePlan{name: "kube-system"}
 	for k := 0; k < ds; k++ {
-		system.units = append(system.units, unit{name: dsKinds[k].name, kind: kindDaemonSet, replicas: cfg.nodes, ds: dsKinds[k]})
+		system.units = append(system.units, unit{name: dsKinds[k].name, kind: kindDaemonSet, replicas: cfg.Nodes, ds: dsKinds[k]})
 	}
-	if dns := min(max(2, cfg.nodes/50), 20, budget); dns > 0 && cfg.nodes > 0 {
+	if dns := min(max(2, cfg.Nodes/50), 20, budget); dns > 0 && cfg.Nodes > 0 {
 		system.units = append(system.units, unit{name: "coredns", kind: kindDeployment, replicas: dns, system: true})
 		budget -= dns
 	}
@@ -78,7 +78,9 @@ func plan(g *rng, cfg config) []namespacePlan {
 		ns := &namespaces[g.intN(nsCount)]
 		ns.units = append(ns.units, u)
 	}
-	out := append(namespaces, system)
+	out := make([]namespacePlan, 0, len(namespaces)+1)
+	out = append(out, namespaces...)
+	out = append(out, system)
 	for i := range out {
 		sort.Slice(out[i].units, func(a, b int) bool { return out[i].units[a].name < out[i].units[b].name })
 	}

@@ -1,4 +1,4 @@
-package main
+package gencluster
 
 import (
 	"fmt"
@@ -10,15 +10,18 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// generate writes the whole List: nodes first (sorted by name), then pods
+// Generate writes the whole List to w: nodes first (sorted by name), then pods
 // sorted by namespace and name, as `kubectl get nodes,pods -A -o json` does.
-func generate(w io.Writer, cfg config) error {
-	g := newRNG(cfg.seed)
+func Generate(w io.Writer, cfg Config) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	g := newRNG(cfg.Seed)
 	pool := newImagePool(g, 300)
-	lw := newListWriter(w, cfg.indent)
+	lw := newListWriter(w, cfg.Indent)
 
 	ds := dsPerNode(cfg)
-	states := make([]*nodeState, cfg.nodes)
+	states := make([]*nodeState, cfg.Nodes)
 	hasClass := map[nodeClass]bool{}
 	for i := range states {
 		node, st := buildNode(g, pool, i, cfg)
@@ -67,7 +70,7 @@ type emitter struct {
 	pool     *imagePool
 	pl       *placer
 	lw       *listWriter
-	cfg      config
+	cfg      Config
 	hasClass map[nodeClass]bool
 }
 
@@ -87,7 +90,7 @@ func (e *emitter) unit(ns string, u unit) error {
 		used = map[int]bool{}
 	}
 	for _, name := range id.names {
-		in := podInput{ns: ns, name: name, owner: id.owner, labels: id.labels, totalNodes: e.cfg.nodes,
+		in := podInput{ns: ns, name: name, owner: id.owner, labels: id.labels, totalNodes: e.cfg.Nodes,
 			created: after(id.created, e.g.intN(600)), generateName: generateName(u, name)}
 		if t.perPodClaim {
 			in.claim = "data-" + name
@@ -108,9 +111,9 @@ func (e *emitter) unit(ns string, u unit) error {
 func (e *emitter) decide(in *podInput, t *template, u unit, used map[int]bool) {
 	x := e.g.r.Float64()
 	switch {
-	case x < e.cfg.pendingFraction:
+	case x < e.cfg.PendingFraction:
 		e.pending(in, t)
-	case x < e.cfg.pendingFraction+e.cfg.terminalFraction:
+	case x < e.cfg.PendingFraction+e.cfg.TerminalFraction:
 		in.phase = v1.PodSucceeded
 		if u.kind != kindJob || e.g.chance(0.2) {
 			in.phase = v1.PodFailed
@@ -205,7 +208,7 @@ func (e *emitter) daemonSet(ns string, u unit) error {
 	for _, i := range order {
 		node := e.pl.nodes[i]
 		in := podInput{ns: ns, name: names[i], generateName: u.name + "-", owner: owner, labels: labels, node: node,
-			phase: v1.PodRunning, created: ago(86400 + g.secondsBefore(86400*30)), affinity: dsAffinity(node.name), totalNodes: e.cfg.nodes}
+			phase: v1.PodRunning, created: ago(86400 + g.secondsBefore(86400*30)), affinity: dsAffinity(node.name), totalNodes: e.cfg.Nodes}
 		if err := e.lw.Item(buildPod(g, e.pool, t, in)); err != nil {
 			return err
 		}

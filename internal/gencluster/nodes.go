@@ -1,4 +1,4 @@
-package main
+package gencluster
 
 import (
 	"fmt"
@@ -99,7 +99,7 @@ func classOf(i int) nodeClass {
 }
 
 // buildNode creates node i and the placement state that goes with it.
-func buildNode(g *rng, pool *imagePool, i int, cfg config) (*v1.Node, *nodeState) {
+func buildNode(g *rng, pool *imagePool, i int, cfg Config) (*v1.Node, *nodeState) {
 	class := classOf(i)
 	it := generalTypes[1] // m5.2xlarge for infra and hugepages nodes
 	switch class {
@@ -108,9 +108,9 @@ func buildNode(g *rng, pool *imagePool, i int, cfg config) (*v1.Node, *nodeState
 	case classGeneral:
 		it = generalTypes[g.weighted(generalWeights)]
 	}
-	zone := i % cfg.zones
+	zone := i % cfg.Zones
 	st := &nodeState{
-		name:  nodeName(i, cfg.nodes),
+		name:  nodeName(i, cfg.Nodes),
 		class: class,
 		zone:  zone,
 		ip:    nodeIP(i),
@@ -147,7 +147,7 @@ func buildNode(g *rng, pool *imagePool, i int, cfg config) (*v1.Node, *nodeState
 		Spec: v1.NodeSpec{
 			PodCIDR:       st.cidrBase + "0/24",
 			PodCIDRs:      []string{st.cidrBase + "0/24"},
-			ProviderID:    fmt.Sprintf("aws:///%s/i-0%s", zoneName(zone, cfg.zones), g.hex(8)),
+			ProviderID:    fmt.Sprintf("aws:///%s/i-0%s", zoneName(zone, cfg.Zones), g.hex(8)),
 			Taints:        nodeTaints(st),
 			Unschedulable: st.cordoned,
 		},
@@ -217,7 +217,7 @@ func reservedCPU(cores int64) int64 {
 	return r
 }
 
-func nodeLabels(g *rng, st *nodeState, it instanceType, cfg config) map[string]string {
+func nodeLabels(g *rng, st *nodeState, it instanceType, cfg Config) map[string]string {
 	l := map[string]string{
 		"beta.kubernetes.io/arch": "amd64",
 		"beta.kubernetes.io/os":   "linux",
@@ -225,7 +225,7 @@ func nodeLabels(g *rng, st *nodeState, it instanceType, cfg config) map[string]s
 		"kubernetes.io/hostname":  st.name,
 		"kubernetes.io/os":        "linux",
 	}
-	zone := zoneName(st.zone, cfg.zones)
+	zone := zoneName(st.zone, cfg.Zones)
 	if g.chance(0.01) {
 		// Old node images only carry the deprecated labels; the scheduler's
 		// zone key gives the same result for them.
