@@ -116,7 +116,7 @@ func TestQuickServerNoNote(t *testing.T) {
 		if strings.Contains(r.URL.Path, "pods") {
 			kind = "PodList"
 		}
-		w.Write([]byte(`{"kind": "` + kind + `", "apiVersion": "v1", "metadata": {}, "items": []}`))
+		_, _ = w.Write([]byte(`{"kind": "` + kind + `", "apiVersion": "v1", "metadata": {}, "items": []}`))
 	}))
 	defer srv.Close()
 	cfg := &rest.Config{Host: srv.URL}
@@ -138,7 +138,7 @@ func TestUnauthorizedOverHTTP(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusUnauthorized)
-		w.Write([]byte(`{"kind": "Status", "apiVersion": "v1", "status": "Failure", "message": "Unauthorized", "reason": "Unauthorized", "code": 401}`))
+		_, _ = w.Write([]byte(`{"kind": "Status", "apiVersion": "v1", "status": "Failure", "message": "Unauthorized", "reason": "Unauthorized", "code": 401}`))
 	}))
 	defer srv.Close()
 	cfg := &rest.Config{Host: srv.URL}
