@@ -50,6 +50,10 @@ type InputFlags struct {
 	// getter gives the live connection (REST config, kubeconfig
 	// namespace): ConfigFlags unless Complete was given another.
 	getter genericclioptions.RESTClientGetter
+	// live and liveHost are the client made by the first call of client:
+	// the listing, the server's /version and the pods/log read share it.
+	live     kubernetes.Interface
+	liveHost string
 }
 
 // NewInputFlags returns InputFlags with kubectl's defaults.
@@ -182,7 +186,13 @@ func (f *InputFlags) Load(ctx context.Context, streams genericiooptions.IOStream
 	return load.List(ctx, client, opts)
 }
 
+// client returns the live client, made on first use with the warnings
+// (the API server's Warning headers) going to warnings, and the server's
+// host.
 func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, error) {
+	if f.live != nil {
+		return f.live, f.liveHost, nil
+	}
 	cfg, err := f.restClientGetter().ToRESTConfig()
 	if err != nil {
 		return nil, "", err
@@ -192,6 +202,7 @@ func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, e
 	if err != nil {
 		return nil, "", err
 	}
+	f.live, f.liveHost = client, cfg.Host
 	return client, cfg.Host, nil
 }
 
