@@ -26,6 +26,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/klog/v2"
 	schedcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
+	schedmetrics "k8s.io/kubernetes/pkg/scheduler/metrics"
 )
 
 func main() {
@@ -54,6 +55,7 @@ func run(path string) error {
 	if !ok {
 		return fmt.Errorf("%s: a %T, want a v1 List", path, obj)
 	}
+	schedmetrics.Register() // the cache updates its gauges every second, as in kube-scheduler
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cache := schedcache.New(ctx, nil, false)

@@ -51,6 +51,22 @@ func kindOf(data []byte, def *schema.GroupVersionKind) (schema.GroupVersionKind,
 	if err != nil {
 		return schema.GroupVersionKind{}, err
 	}
+	return withListDefault(*gvk, def), nil
+}
+
+// typeMetaKind is kindOf for an apiVersion and kind already read, parsed
+// as Interpret parses them.
+func typeMetaKind(apiVersion, kind string, def *schema.GroupVersionKind) (schema.GroupVersionKind, error) {
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return schema.GroupVersionKind{}, err
+	}
+	return withListDefault(gv.WithKind(kind), def), nil
+}
+
+// withListDefault fills in what gvk lacks from def (the List's item kind)
+// when def is not nil.
+func withListDefault(gvk schema.GroupVersionKind, def *schema.GroupVersionKind) schema.GroupVersionKind {
 	if def != nil {
 		if gvk.Kind == "" {
 			gvk.Kind = def.Kind
@@ -59,7 +75,7 @@ func kindOf(data []byte, def *schema.GroupVersionKind) (schema.GroupVersionKind,
 			gvk.Group, gvk.Version = def.Group, def.Version
 		}
 	}
-	return *gvk, nil
+	return gvk
 }
 
 // errNoKind and errNoAPIVersion are decoding errors of objects without them.
@@ -105,6 +121,9 @@ func (r *reader) decodePiece(p *piece) {
 		p.err = notAnObject{what: valueKind(data)}
 		return
 	}
+	if r.decodeFast(p, data) {
+		return
+	}
 	gvk, err := kindOf(data, p.header.itemKind())
 	switch {
 	case err != nil:
@@ -129,6 +148,27 @@ func (r *reader) decodePiece(p *piece) {
 		return
 	}
 	p.obj = obj
+}
+
+// decodeFast decodes p when scanTypeMeta reads a wanted kind with its
+// version, and reports whether it did. Everything else takes the API
+// server's way (kindOf), and so does a failed decode, so that errors are
+// the same either way: a malformed object gets Interpret's error first.
+func (r *reader) decodeFast(p *piece, data []byte) bool {
+	apiVersion, kind, ok := scanTypeMeta(data)
+	if !ok {
+		return false
+	}
+	gvk, err := typeMetaKind(apiVersion, kind, p.header.itemKind())
+	if err != nil || gvk.Kind == "" || gvk.Version == "" || !r.wanted(gvk) {
+		return false
+	}
+	obj, err := r.decode(data, gvk)
+	if err != nil {
+		return false
+	}
+	p.gvk, p.obj = gvk, obj
+	return true
 }
 
 // wanted reports whether objects of kind gvk are decoded: nodes, pods,
