@@ -7,6 +7,12 @@
 #   make bench-files    file mode at scale: gen-cluster writes a cluster, then
 #                       `dump -f`, `dump -o json -f` and `requested -f` run under /usr/bin/time
 #                       (peak RSS, wall time), BENCH_FILES_RUNS times each
+#   make bench-baseline file mode against kube-scheduler's own cache code:
+#                       hack/upstream-baseline (k8s.io/kubernetes v1.36.3's
+#                       scheduler cache fed the bench-files cluster with
+#                       client-go's decoder and AddNode/AddPod) and `dump -f`,
+#                       alternated, BENCH_FILES_RUNS times each under
+#                       /usr/bin/time, then the ratio of the median walls
 #   make bench-why      `why` at scale on the bench-files cluster, in one run:
 #                       `dump -f` (the load alone, the baseline), `why POD -f`
 #                       (one pending pod) and `why -A -f` (every pending pod)
@@ -108,6 +114,26 @@ BENCH_WHY = $(TIME) -f "$$cmd -f: %e s wall, %U s user, %S s sys, %M KiB peak RS
 	>$(BENCH_FILES_DIR)/stdout 2>$(BENCH_FILES_DIR)/stderr; rc=$$?; \
 	[ $$rc -le 1 ] && ! grep -q "^error" $(BENCH_FILES_DIR)/stderr || { cat $(BENCH_FILES_DIR)/stderr; exit 1; }; \
 	tail -n 1 $(BENCH_FILES_DIR)/stderr
+
+UPSTREAM_BASELINE := bin/upstream-baseline
+
+.PHONY: bench-baseline
+bench-baseline: build $(BENCH_FILE)
+	@test -x $(TIME) || { echo "$(TIME) is missing: apt-get install time"; exit 1; }
+	$(GO) build -o $(UPSTREAM_BASELINE) ./hack/upstream-baseline
+	@ls -l $(BENCH_FILE)
+	@rm -f $(BENCH_FILES_DIR)/baseline.walls $(BENCH_FILES_DIR)/dump.walls; \
+	for i in $$(seq $(BENCH_FILES_RUNS)); do \
+		$(TIME) -f "%e s wall, %U s user, %S s sys, %M KiB peak RSS" -o $(BENCH_FILES_DIR)/time ./$(UPSTREAM_BASELINE) $(BENCH_FILE) >$(BENCH_FILES_DIR)/stdout || exit 1; \
+		echo "upstream-baseline: $$(cat $(BENCH_FILES_DIR)/time)  ($$(cat $(BENCH_FILES_DIR)/stdout))"; \
+		cut -d' ' -f1 $(BENCH_FILES_DIR)/time >>$(BENCH_FILES_DIR)/baseline.walls; \
+		$(TIME) -f "%e s wall, %U s user, %S s sys, %M KiB peak RSS" -o $(BENCH_FILES_DIR)/time ./$(BIN) dump -f $(BENCH_FILE) >/dev/null 2>$(BENCH_FILES_DIR)/stderr || { cat $(BENCH_FILES_DIR)/stderr; exit 1; }; \
+		echo "dump -f:           $$(cat $(BENCH_FILES_DIR)/time)"; \
+		cut -d' ' -f1 $(BENCH_FILES_DIR)/time >>$(BENCH_FILES_DIR)/dump.walls; \
+	done; \
+	median() { sort -n "$$1" | awk '{ v[NR] = $$1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }; \
+	b=$$(median $(BENCH_FILES_DIR)/baseline.walls); d=$$(median $(BENCH_FILES_DIR)/dump.walls); \
+	echo "median wall: upstream-baseline $$b s, dump -f $$d s, ratio dump/baseline $$(awk -v d=$$d -v b=$$b 'BEGIN { printf "%.2f", d / b }')"
 
 bench-why: build $(BENCH_FILE)
 	@test -x $(TIME) || { echo "$(TIME) is missing: apt-get install time"; exit 1; }
