@@ -44,17 +44,37 @@ type RequestedOptions struct {
 	PodFile  string
 	Pod      string
 	Watch    *WatchFlags
+	// The rows: per node (default), per pod (Pods), per namespace (By).
+	Pods bool
+	By   string
+	// PodSelector chooses the pods of --pods and --by namespace by label.
+	PodSelector string
+	// Node filters besides Selector.
+	Taints      []string
+	Untainted   bool
+	Cordoned    bool
+	Schedulable bool
+	// Limits adds the limits alongside the requests.
+	Limits bool
 	genericiooptions.IOStreams
 
-	selector labels.Selector
+	selector    labels.Selector
+	podSelector labels.Selector
+	taints      []views.TaintFilter
 }
+
+// Values of --by.
+const (
+	byNode      = "node"
+	byNamespace = "namespace"
+)
 
 // NewRequestedOptions returns RequestedOptions with defaults.
 func NewRequestedOptions(streams genericiooptions.IOStreams) *RequestedOptions {
 	return &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources().withTable(func(t printers.TableOptions) (*printers.Table, error) {
 		// The resources every node has; scalar ones depend on the cluster.
 		return printers.RequestedTable(&v1alpha1.RequestedReport{Resources: []string{"cpu", "memory", "ephemeral-storage", "pods"}}, t)
-	}), Watch: NewWatchFlags(), IOStreams: streams}
+	}), Watch: NewWatchFlags(), By: byNode, IOStreams: streams}
 }
 
 // NewCmdRequested returns the "requested" subcommand.
@@ -77,7 +97,17 @@ resources the way the NodeResourcesFit filter decides, and the exit code tells
 whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 		Example: requestedExample,
 	}, o.Input, o.Output, func() error { return o.validate(cmd) }, o.Run)
-	cmd.Flags().StringVarP(&o.Selector, "selector", "l", o.Selector, "Only nodes matching this label selector")
+	fl := cmd.Flags()
+	fl.StringVarP(&o.Selector, "selector", "l", o.Selector, "Only nodes matching this label selector (node labels, in every view)")
+	fl.StringSliceVar(&o.Taints, "taint", o.Taints, "Only nodes with a taint matching KEY[=VALUE][:EFFECT] (repeat or comma-separate: every one must match)")
+	fl.BoolVar(&o.Untainted, "untainted", o.Untainted, "Only nodes without any taint")
+	fl.BoolVar(&o.Cordoned, "cordoned", o.Cordoned, "Only cordoned nodes (spec.unschedulable: SchedulingDisabled in kubectl get nodes)")
+	fl.BoolVar(&o.Schedulable, "schedulable", o.Schedulable, "Only nodes that are not cordoned")
+	fl.BoolVar(&o.Pods, "pods", o.Pods, "One row per pod of the selected nodes (in the namespace of -n, all without it): its requests as the scheduler counts them on its node")
+	fl.StringVar(&o.By, "by", o.By, "Rows per node, or per namespace: the sum of the requests of the namespace's pods on the selected nodes, each pod counted once on its node, whatever node (no allocatable, no percentage)")
+	fl.StringVar(&o.PodSelector, "pod-selector", o.PodSelector, "With --pods or --by namespace: only pods matching this label selector (pod labels)")
+	fl.BoolVar(&o.Limits, "limits", o.Limits, "Show limits alongside requests: per resource a RES-LIMITS column (a node's: the sum of its pods' limits against allocatable)")
+	_ = cmd.RegisterFlagCompletionFunc("by", cobra.FixedCompletions([]string{byNode, byNamespace}, cobra.ShellCompDirectiveNoFileComp))
 	o.Watch.AddFlags(cmd)
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "Check whether the pod in this manifest fits each node")
 	cmd.Flags().StringVar(&o.Pod, "pod", o.Pod, "Check whether this pod (NAMESPACE/NAME, or NAME in the current namespace) of the input fits each node")
@@ -93,14 +123,50 @@ func (o *RequestedOptions) Validate() error {
 	if o.Pod != "" && o.PodFile != "" {
 		return errors.New("--pod and --pod-file cannot be used together")
 	}
+	if err := o.validateViews(); err != nil {
+		return err
+	}
 	sel, err := labels.Parse(o.Selector)
 	if err != nil {
 		return fmt.Errorf("invalid --selector %q: %w", o.Selector, err)
 	}
 	o.selector = sel
+	if o.podSelector, err = labels.Parse(o.PodSelector); err != nil {
+		return fmt.Errorf("invalid --pod-selector %q: %w", o.PodSelector, err)
+	}
+	o.taints = nil
+	for _, t := range o.Taints {
+		f, err := views.ParseTaintFilter(t)
+		if err != nil {
+			return fmt.Errorf("--taint: %w", err)
+		}
+		o.taints = append(o.taints, f)
+	}
 	o.Input.Objects = o.fitting() // the Filter plugins read them
 	return nil
 }
+
+// validateViews checks the view and node filter flags.
+func (o *RequestedOptions) validateViews() error {
+	switch {
+	case o.By != byNode && o.By != byNamespace:
+		return fmt.Errorf("invalid --by %q: valid values are %s, %s", o.By, byNode, byNamespace)
+	case o.Pods && o.By == byNamespace:
+		return errors.New("--pods and --by namespace cannot be used together: choose one view")
+	case o.podRows() && o.fitting():
+		return errors.New("--pods and --by namespace do not combine with --pod or --pod-file")
+	case o.PodSelector != "" && !o.podRows():
+		return errors.New("--pod-selector needs --pods or --by namespace (-l selects nodes)")
+	case o.Cordoned && o.Schedulable:
+		return errors.New("--cordoned and --schedulable cannot be used together")
+	case o.Untainted && len(o.Taints) > 0:
+		return errors.New("--untainted and --taint cannot be used together")
+	}
+	return nil
+}
+
+// podRows reports the pod or namespace view.
+func (o *RequestedOptions) podRows() bool { return o.Pods || o.By == byNamespace }
 
 func (o *RequestedOptions) validate(cmd *cobra.Command) error {
 	if err := o.Validate(); err != nil {
@@ -108,6 +174,9 @@ func (o *RequestedOptions) validate(cmd *cobra.Command) error {
 	}
 	if o.Watch.Watch && o.fitting() {
 		return errors.New("--watch does not combine with --pod or --pod-file")
+	}
+	if o.Watch.Watch && (o.podRows() || o.Limits) {
+		return errors.New("--watch does not combine with --pods, --by namespace or --limits")
 	}
 	return o.Watch.Validate(cmd, o.Input)
 }
@@ -146,7 +215,10 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	r := views.Requested(m, views.RequestedOptions{Selector: o.selector})
+	r := views.Requested(m, o.viewOptions())
+	if o.podRows() {
+		return o.printPodRows(r)
+	}
 	warnEmptyNamespace(o.ErrOut, m, o.Input.Namespace())
 	if len(r.Nodes) == 0 && o.Output.rowsOutput() && fit == nil {
 		// As kubectl get: no table, not even a lone TOTAL row.
@@ -232,4 +304,32 @@ func (o *RequestedOptions) fitPod(m *model.Model) (*v1.Pod, error) {
 		return nil, nil
 	}
 	return o.findPod(m)
+}
+
+// viewOptions are the view's node filters and rows.
+func (o *RequestedOptions) viewOptions() views.RequestedOptions {
+	v := views.RequestedOptions{
+		Selector: o.selector, Taints: o.taints, Untainted: o.Untainted,
+		Pods: o.Pods, ByNamespace: o.By == byNamespace, Namespace: o.Input.Namespace(), PodSelector: o.podSelector,
+		Limits: o.Limits,
+	}
+	if o.Cordoned || o.Schedulable {
+		v.Cordoned = &o.Cordoned
+	}
+	return v
+}
+
+// printPodRows prints the pod or namespace view; no row is kubectl's "No
+// resources found" on stderr, exit 0.
+func (o *RequestedOptions) printPodRows(r *v1alpha1.RequestedReport) error {
+	table := printers.RequestedPodsTable
+	empty := len(r.Pods) == 0
+	if o.By == byNamespace {
+		table, empty = printers.RequestedNamespacesTable, len(r.Namespaces) == 0
+	}
+	if empty && o.Output.rowsOutput() {
+		noResourcesFound(o.ErrOut, o.Input.Namespace())
+		return nil
+	}
+	return o.Output.PrintTable(o.Out, r, func(t printers.TableOptions) (*printers.Table, error) { return table(r, t) }, nil)
 }
