@@ -34,7 +34,15 @@ var requestedExample = `  # Requested, allocatable and free resources per node, 
   kubectl schedcache requested --pod default/web-7d4b9
 
   # Follow requested resources as pods come and go (changed rows and the total)
-  kubectl schedcache requested -w`
+  kubectl schedcache requested -w
+
+  # Every pod's requests on its node, biggest first; per-namespace totals with limits
+  kubectl schedcache requested --pods -n shop --sort-by cpu
+  kubectl schedcache requested --by namespace --limits
+
+  # Only cordoned nodes; only nodes with a NoSchedule taint of key dedicated
+  kubectl schedcache requested --cordoned
+  kubectl schedcache requested --taint dedicated:NoSchedule`
 
 // RequestedOptions drive "requested".
 type RequestedOptions struct {
@@ -91,6 +99,15 @@ func newCmdRequested(o *RequestedOptions) *cobra.Command {
 (native sidecars, init containers, pod overhead, pod-level resources, in-place
 resize), against allocatable, with the free amount and percentage for cpu,
 memory, ephemeral-storage, pods and every extended or hugepages resource.
+
+--pods prints a row per pod instead: its requests as the scheduler adds them to
+its node (so a node's pods sum to its row), chosen by -n/-A and --pod-selector.
+--by namespace sums them per namespace: each pod counted once, on the node it
+is bound to, over every selected node (there is no allocatable, so no
+percentage). --limits adds the limits (component-helpers resource.PodLimits;
+a container without a limit adds nothing). -l, --taint, --untainted,
+--cordoned and --schedulable choose the nodes shown, in every view, and never
+change a node's own numbers.
 
 With --pod or --pod-file, a FITS column says whether that pod fits each node by
 resources the way the NodeResourcesFit filter decides, and the exit code tells
