@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -8,6 +9,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -65,6 +67,7 @@ type RequestedOptions struct {
 	// Limits adds the limits alongside the requests.
 	Limits bool
 	genericiooptions.IOStreams
+	runContext
 
 	selector    labels.Selector
 	podSelector labels.Selector
@@ -91,8 +94,7 @@ func NewCmdRequested(streams genericiooptions.IOStreams) *cobra.Command {
 }
 
 func newCmdRequested(o *RequestedOptions) *cobra.Command {
-	var cmd *cobra.Command
-	cmd = newDataCommand(&cobra.Command{
+	cmd := newDataCommand(&cobra.Command{
 		Use:   "requested",
 		Short: "Per-node requested, allocatable and free resources, and whether a pod fits",
 		Long: `Print per-node requested resources exactly as kube-scheduler accounts them
@@ -113,7 +115,7 @@ With --pod or --pod-file, a FITS column says whether that pod fits each node by
 resources the way the NodeResourcesFit filter decides, and the exit code tells
 whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 		Example: requestedExample,
-	}, o.Input, o.Output, func() error { return o.validate(cmd) }, o.Run)
+	}, o.Input, o.Output, o)
 	fl := cmd.Flags()
 	fl.StringVarP(&o.Selector, "selector", "l", o.Selector, "Only nodes matching this label selector (node labels, in every view)")
 	fl.StringSliceVar(&o.Taints, "taint", o.Taints, "Only nodes with a taint matching KEY[=VALUE][:EFFECT] (repeat or comma-separate: every one must match)")
@@ -132,15 +134,13 @@ whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 	return cmd
 }
 
-// Validate checks flag combinations.
-func (o *RequestedOptions) Validate() error {
-	if err := validateIO(o.Input, o.Output); err != nil {
-		return err
-	}
-	if o.Pod != "" && o.PodFile != "" {
-		return errors.New("--pod and --pod-file cannot be used together")
-	}
-	if err := o.validateViews(); err != nil {
+// Complete derives the node and pod selectors, the taint filters, the
+// input (the objects the Filter plugins read when a pod is fitted) and the
+// watch settings; f gives the live connection. It returns an error for a
+// selector or taint that does not parse.
+func (o *RequestedOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, _ []string) error {
+	o.Watch.Complete(cmd)
+	if err := completeIO(&o.runContext, o.Input, f, cmd); err != nil {
 		return err
 	}
 	sel, err := labels.Parse(o.Selector)
@@ -159,8 +159,28 @@ func (o *RequestedOptions) Validate() error {
 		}
 		o.taints = append(o.taints, f)
 	}
-	o.Input.Objects = o.fitting() // the Filter plugins read them
+	o.Input.Objects = o.fitting()
 	return nil
+}
+
+// Validate checks flag combinations; it changes nothing.
+func (o *RequestedOptions) Validate() error {
+	if err := validateIO(o.Input, o.Output); err != nil {
+		return err
+	}
+	if o.Pod != "" && o.PodFile != "" {
+		return errors.New("--pod and --pod-file cannot be used together")
+	}
+	if err := o.validateViews(); err != nil {
+		return err
+	}
+	if o.Watch.Watch && o.fitting() {
+		return errors.New("--watch does not combine with --pod or --pod-file")
+	}
+	if o.Watch.Watch && (o.podRows() || o.Limits) {
+		return errors.New("--watch does not combine with --pods, --by namespace or --limits")
+	}
+	return o.Watch.Validate(o.Input)
 }
 
 // validateViews checks the view and node filter flags.
@@ -185,30 +205,17 @@ func (o *RequestedOptions) validateViews() error {
 // podRows reports the pod or namespace view.
 func (o *RequestedOptions) podRows() bool { return o.Pods || o.By == byNamespace }
 
-func (o *RequestedOptions) validate(cmd *cobra.Command) error {
-	if err := o.Validate(); err != nil {
-		return err
-	}
-	if o.Watch.Watch && o.fitting() {
-		return errors.New("--watch does not combine with --pod or --pod-file")
-	}
-	if o.Watch.Watch && (o.podRows() || o.Limits) {
-		return errors.New("--watch does not combine with --pods, --by namespace or --limits")
-	}
-	return o.Watch.Validate(cmd, o.Input)
-}
-
 // Run loads the cluster and prints the report. With a pod to fit, an error
 // exits 2 and "fits no node" exits 1. With --watch it then follows the
 // cluster.
-func (o *RequestedOptions) Run(cmd *cobra.Command) error {
+func (o *RequestedOptions) Run() error {
 	if o.Watch.Watch {
-		return runWatch(cmd, o.Input, o.Output, o.Watch, o.IOStreams, requestedWatchView(o))
+		return runWatch(o.context(), o.Input, o.Output, o.Watch, o.IOStreams, requestedWatchView(o))
 	}
 	if o.fitting() {
 		raiseMemoryLimitForDecisions()
 	}
-	err := o.run(cmd)
+	err := o.run(o.context())
 	if err != nil && o.fitting() && ExitCode(err) == ExitError && !errors.Is(err, errFitsNoNode) {
 		return &exitError{code: ExitUsage, err: err}
 	}
@@ -219,8 +226,8 @@ var errFitsNoNode = errors.New("the pod passes kube-scheduler's filters on no no
 
 func (o *RequestedOptions) fitting() bool { return o.Pod != "" || o.PodFile != "" }
 
-func (o *RequestedOptions) run(cmd *cobra.Command) error {
-	cluster, err := o.Input.Load(cmd.Context(), o.IOStreams)
+func (o *RequestedOptions) run(ctx context.Context) error {
+	cluster, err := o.Input.Load(ctx, o.IOStreams)
 	if err != nil {
 		return err
 	}
@@ -243,7 +250,7 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 		return nil
 	}
 	if fit != nil {
-		if err := o.withFits(cmd, r, m, cluster.Objects, fit); err != nil {
+		if err := o.withFits(ctx, r, m, cluster.Objects, fit); err != nil {
 			return err
 		}
 	}
@@ -267,7 +274,7 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 // if it were pending: a copy without spec.nodeName and status, against the
 // cluster without the pod (its requests are not counted twice); r, made
 // before, still counts it where it is.
-func (o *RequestedOptions) withFits(cmd *cobra.Command, r *v1alpha1.RequestedReport, m *model.Model, objects []runtime.Object, pod *v1.Pod) error {
+func (o *RequestedOptions) withFits(ctx context.Context, r *v1alpha1.RequestedReport, m *model.Model, objects []runtime.Object, pod *v1.Pod) error {
 	if pod.Spec.NodeName != "" {
 		if err := m.Cache.RemovePod(pod); err != nil {
 			return err
@@ -280,12 +287,12 @@ func (o *RequestedOptions) withFits(cmd *cobra.Command, r *v1alpha1.RequestedRep
 	if err := m.Cache.UpdateSnapshot(snap); err != nil {
 		return err
 	}
-	e, err := decide.New(cmd.Context(), decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects})
+	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects})
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	v, err := e.FilterAll(cmd.Context(), pod)
+	v, err := e.FilterAll(ctx, pod)
 	if err != nil {
 		return err
 	}
