@@ -82,10 +82,21 @@ const (
 
 // NewRequestedOptions returns RequestedOptions with defaults.
 func NewRequestedOptions(streams genericiooptions.IOStreams) *RequestedOptions {
-	return &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources().withTable(func(t printers.TableOptions) (*printers.Table, error) {
+	o := &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources(), Watch: NewWatchFlags(), By: byNode, IOStreams: streams}
+	// The table of the view the flags parsed so far choose, for the
+	// completion of --sort-by and --columns.
+	o.Output.withTable(func(t printers.TableOptions) (*printers.Table, error) {
 		// The resources every node has; scalar ones depend on the cluster.
-		return printers.RequestedTable(&v1alpha1.RequestedReport{Resources: []string{"cpu", "memory", "ephemeral-storage", "pods"}}, t)
-	}), Watch: NewWatchFlags(), By: byNode, IOStreams: streams}
+		empty := &v1alpha1.RequestedReport{Resources: []string{"cpu", "memory", "ephemeral-storage", "pods"}}
+		switch {
+		case o.Pods:
+			return printers.RequestedPodsTable(empty, t)
+		case o.By == byNamespace:
+			return printers.RequestedNamespacesTable(empty, t)
+		}
+		return printers.RequestedTable(empty, t)
+	})
+	return o
 }
 
 // NewCmdRequested returns the "requested" subcommand.
