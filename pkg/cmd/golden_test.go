@@ -106,6 +106,7 @@ func TestGolden(t *testing.T) {
 		{"views-requested-pods-limits.txt", []string{"requested", "-f", fixture("views"), "--pods", "--limits"}, 0},
 		{"views-requested-pods.csv", []string{"requested", "-f", fixture("views"), "--pods", "-n", "apps", "-o", "csv", "--sort-by", "cpu"}, 0},
 		{"views-requested-by-namespace.txt", []string{"requested", "-f", fixture("views"), "--by", "namespace"}, 0},
+		{"views-requested-limits.csv", []string{"requested", "-f", fixture("views"), "--limits", "-o", "csv", "--resources", "cpu,memory"}, 0},
 		{"views-requested-taint-limits.txt", []string{"requested", "-f", fixture("views"), "--taint", "gpu=true:NoSchedule", "--limits"}, 0},
 		{"next-nodes-cycles.txt", []string{"next-nodes", "-f", "testdata/clusters/many-nodes.yaml", "--cycles", "4"}, 0},
 	}

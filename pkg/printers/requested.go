@@ -112,7 +112,7 @@ func requestedRow(n *v1alpha1.NodeRequested, r *v1alpha1.RequestedReport, resour
 			if n.Limits != nil {
 				lim = amount(n.Limits, res)
 			}
-			row = append(row, usageCell(res, lim, alloc))
+			row = append(row, limitsUsageCell(res, lim, alloc))
 		}
 	}
 	row = append(row, quantityCell("cpu", n.NonZeroRequested.MilliCPU), quantityCell("memory", n.NonZeroRequested.Memory))

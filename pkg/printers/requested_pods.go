@@ -31,10 +31,19 @@ func nodesHaveLimits(r *v1alpha1.RequestedReport) bool {
 	return len(r.Nodes) > 0 && r.Nodes[0].Limits != nil
 }
 
-// limitsUsageColumn is res's "limits/allocatable (pct%)" column of a node.
+// limitsUsageColumn is res's "limits/allocatable (pct%)" column of a node;
+// its CSV fields are the limits and the percentage (the allocatable is the
+// requested column's).
 func limitsUsageColumn(res string) Column {
 	up, unit := strings.ToUpper(res)+"-LIMITS", csvUnit(res)
-	return Column{Name: up, Numeric: true, CSV: []string{up + unit, strings.ToUpper(res) + "-ALLOCATABLE" + unit, up + "%"}}
+	return Column{Name: up, Numeric: true, CSV: []string{up + unit, up + "%"}}
+}
+
+// limitsUsageCell is a node's limits of res against allocatable.
+func limitsUsageCell(res string, limits, alloc int64) Cell {
+	c := usageCell(res, limits, alloc)
+	c.CSV = []string{c.CSV[0], c.CSV[2]}
+	return c
 }
 
 // podResources are the resources the pod and namespace tables give
