@@ -8,7 +8,7 @@ COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -s -w -X $(PKG)/pkg/cmd.version=$(VERSION) -X $(PKG)/pkg/cmd.commit=$(COMMIT) -X $(PKG)/pkg/cmd.date=$(DATE)
 
-.PHONY: build test unit race vet golden bench example
+.PHONY: build test unit race vet golden bench example readme
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-schedcache
 
@@ -17,7 +17,7 @@ build:
 # checks (vet, lint), the unit tests with the race detector, the end-to-end
 # tests against real control-plane binaries (built from Go modules on first
 # use and cached by version), then the release packaging checks.
-TEST_STAGES ?= vet lint race e2e verify
+TEST_STAGES ?= vet lint race readme e2e verify
 test:
 	@MAKE="$(MAKE)" hack/run-stages.sh $(TEST_STAGES)
 
@@ -39,6 +39,12 @@ vet:
 
 golden:
 	$(GO) test ./pkg/cmd/... ./pkg/cache/... -update
+
+# readme runs README.md's console blocks against the built plugin binary, as
+# kubectl runs it (make unit runs them in-process); go test ./test/readme/
+# -update rewrites their output, to review by eye.
+readme: build
+	SCHEDCACHE_README_PLUGIN=$(abspath $(BIN)) $(GO) test -count=1 ./test/readme/
 
 bench:
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./pkg/...
