@@ -46,4 +46,12 @@ bench:
 example: build
 	./$(BIN) dump -f examples/cluster.yaml
 
+# The kubectl the install check and the live benchmarks run: by default the
+# one of the e2e control plane's Kubernetes release, built from source once
+# (make kubectl; a kubectl on PATH may be another release or a wrapper).
+# KUBECTL=/path/to/kubectl uses another.
+ifeq ($(origin KUBECTL),undefined)
+KUBECTL := $(shell hack/e2e-binaries.sh -print-dir)/kubectl
+endif
+
 -include hack/make/*.mk
