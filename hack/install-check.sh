@@ -154,7 +154,9 @@ if [[ ! -s "$root/caveats.sh" ]]; then
 fi
 echo "install-check: running the caveats' completion setup:"
 sed 's/^/    /' "$root/caveats.sh"
-sh -eu "$root/caveats.sh"
+if ! sh -eu "$root/caveats.sh"; then
+	fail "the caveats' commands failed"
+fi
 
 if [[ -x "$KREW_ROOT/bin/kubectl_complete-schedcache" ]]; then
 	pass "caveats put an executable kubectl_complete-schedcache into $KREW_ROOT/bin"
