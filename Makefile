@@ -34,6 +34,7 @@ vet:
 	$(GO) vet ./...
 	$(GO) vet -tags e2e ./test/e2e/...
 	$(GO) vet -tags hostile ./test/hostile/...
+	cd hack/tools/krew && GOWORK=off $(GO) vet ./...
 	hack/verify-code-patterns.sh
 	hack/verify-go-mod.sh
 
@@ -51,5 +52,13 @@ bench:
 
 example: build
 	./$(BIN) dump -f examples/cluster.yaml
+
+# The kubectl the install check and the live benchmarks run: by default the
+# one of the e2e control plane's Kubernetes release, built from source once
+# (make kubectl; a kubectl on PATH may be another release or a wrapper).
+# KUBECTL=/path/to/kubectl uses another.
+ifeq ($(origin KUBECTL),undefined)
+KUBECTL := $(shell hack/e2e-binaries.sh -print-dir)/kubectl
+endif
 
 -include hack/make/*.mk

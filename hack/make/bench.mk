@@ -70,7 +70,6 @@ BENCH_LIVE_FLAGS ?=
 # Where hack/e2e-binaries.sh puts the control-plane binaries.
 BENCH_K8S_VERSION := $(shell awk '$$1 == "k8s.io/kubernetes" { print $$2; exit }' hack/tools/go.mod)
 BENCH_BIN_DIR := $(or $(SCHEDCACHE_E2E_BIN_DIR),$(CURDIR)/hack/tools/bin/$(BENCH_K8S_VERSION))
-KUBECTL ?= $(BENCH_BIN_DIR)/kubectl
 TIME ?= /usr/bin/time
 
 BENCH_WATCH_RATE ?= 100
@@ -80,18 +79,6 @@ BENCH_WATCH_DURATION ?= 60s
 BENCH_PROGRESS_FLAGS ?=
 
 .PHONY: bench-files bench-why bench-live bench-live-5k bench-progress bench-watch
-
-# kubectl of the apiserver's release, built like hack/e2e-binaries.sh builds
-# the control plane (which builds one only when none is on PATH).
-$(BENCH_BIN_DIR)/kubectl:
-	@mkdir -p $(@D)
-	cd hack/tools && GOWORK=off CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" $(GO) build -trimpath \
-		-ldflags "-s -w -X k8s.io/component-base/version.gitVersion=$(BENCH_K8S_VERSION) \
-		-X k8s.io/component-base/version.gitMajor=1 \
-		-X k8s.io/component-base/version.gitMinor=$(word 2,$(subst ., ,$(BENCH_K8S_VERSION))) \
-		-X k8s.io/component-base/version.gitTreeState=clean" \
-		-o $@.tmp k8s.io/kubernetes/cmd/kubectl
-	mv -f $@.tmp $@
 
 $(BENCH_FILE):
 	@mkdir -p $(@D)
