@@ -3,7 +3,6 @@ package printers
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -95,11 +94,7 @@ func requestedRow(n *v1alpha1.NodeRequested, r *v1alpha1.RequestedReport, resour
 		if n.Placeholder || req == 0 && alloc == 0 && res != "pods" {
 			free = dash()
 		}
-		usage := usageCell(res, req, alloc)
-		if slices.Contains(n.Overflow, res) {
-			usage.Text += " " + red("overflow")
-		}
-		row = append(row, usage, percentCell(req, alloc), free)
+		row = append(row, markOverflow(usageCell(res, req, alloc), res, n.Overflow), percentCell(req, alloc), free)
 	}
 	row = append(row, quantityCell("cpu", n.NonZeroRequested.MilliCPU), quantityCell("memory", n.NonZeroRequested.Memory))
 	if r.Pod != nil {

@@ -119,7 +119,9 @@ func (s *Simulator) begin() error {
 	s.ran, s.armed = true, true
 	s.before = map[string]*nodeState{}
 	for name, ni := range s.model.Cache.Dump().Nodes {
-		s.before[name] = stateOf(ni)
+		st := stateOf(ni)
+		st.overflow = model.NodeOverflows(ni)
+		s.before[name] = st
 	}
 	return nil
 }
@@ -254,6 +256,20 @@ func (s *Simulator) touch(node string) {
 type nodeState struct {
 	requested, allocatable v1alpha1.NodeUsage
 	placeholder, ghost     bool
+	// overflow: model.NodeOverflows, for the node summary only (begin,
+	// finalNode); events do not compute it.
+	overflow []string
+}
+
+// finalNode is node with its overflows, for the node summary.
+func (s *Simulator) finalNode(name string) *nodeState {
+	ni, ok := s.model.Cache.GetNodeInfo(name)
+	if !ok {
+		return nil
+	}
+	st := stateOf(ni)
+	st.overflow = model.NodeOverflows(ni)
+	return st
 }
 
 // node is the NodeInfo of name now, nil when the cache has none: one
