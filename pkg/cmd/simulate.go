@@ -315,6 +315,7 @@ func (o *SimulateOptions) Run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	collectOftenForLargeScript(len(steps))
 	cluster, err := o.Input.Load(cmd.Context(), o.IOStreams)
 	if err != nil {
 		return err

@@ -272,14 +272,18 @@ func (s *Simulator) finalNode(name string) *nodeState {
 	return st
 }
 
-// node is the NodeInfo of name now, nil when the cache has none: one
-// lookup, not a Dump of the whole cache.
+// node is the totals of the NodeInfo of name now, nil when the cache has
+// none: one lookup, without cloning the node's pods or Dumping the cache.
 func (s *Simulator) node(name string) *nodeState {
-	ni, ok := s.model.Cache.GetNodeInfo(name)
+	sum, ok := s.model.Cache.GetNodeSummary(name)
 	if !ok {
 		return nil
 	}
-	return stateOf(ni)
+	return &nodeState{
+		requested:   v1alpha1.NodeUsage{MilliCPU: sum.Requested.MilliCPU, Memory: sum.Requested.Memory, Pods: int64(sum.Pods)},
+		allocatable: v1alpha1.NodeUsage{MilliCPU: sum.Allocatable.MilliCPU, Memory: sum.Allocatable.Memory, Pods: sum.Allocatable.AllowedPodNumber},
+		placeholder: sum.Placeholder, ghost: sum.Ghost,
+	}
 }
 
 // requested is the requests of node now, nil when the cache has no
