@@ -158,6 +158,10 @@ const (
 	MaxScriptSteps = 50_000
 )
 
+// ErrScriptTooLarge is the error of a script whose reading stopped at
+// MaxScriptBytes.
+var ErrScriptTooLarge = &ScriptError{Err: fmt.Errorf("more than the %d MiB a script may hold (at most %d steps)", MaxScriptBytes>>20, MaxScriptSteps)}
+
 // ParseScript parses a YAML (or JSON) list of steps; see ScriptHelp. Errors
 // are *ScriptError naming the step. A script larger than MaxScriptBytes or
 // with more than MaxScriptSteps steps is refused.
