@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
@@ -39,6 +41,7 @@ type CompareOptions struct {
 	// SchedulerNames are the scheduler's profile names (which pending pods its queue holds).
 	SchedulerNames []string
 	genericiooptions.IOStreams
+	runContext
 }
 
 // NewCompareOptions returns CompareOptions with defaults.
@@ -72,7 +75,7 @@ created or deleted) is a difference too, so compare soon after the dump.
 Exit codes: 0 they agree, 3 they differ, 1 error (no dump in the log, a truncated
 or interleaved dump, no permission to read the pod's log...), 2 usage error.`,
 		Example: compareExample,
-	}, o.Input, o.Output, o.Validate, o.Run)
+	}, o.Input, o.Output, o)
 	f := cmd.Flags()
 	f.StringVar(&o.LogFile, "log", o.LogFile, "Read kube-scheduler's log from this file (- for stdin)")
 	f.StringVar(&o.FromPod, "from-pod", o.FromPod, "Read the log of this kube-scheduler pod, [NAMESPACE/]NAME (namespace: -n, else kube-system), through the pods/log API")
@@ -83,7 +86,13 @@ or interleaved dump, no permission to read the pod's log...), 2 usage error.`,
 	return cmd
 }
 
-// Validate checks flag combinations.
+// Complete derives the input settings from the flags; f gives the live
+// connection (the cluster, and --from-pod's log).
+func (o *CompareOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, _ []string) error {
+	return completeIO(&o.runContext, o.Input, f, cmd)
+}
+
+// Validate checks flag combinations; it changes nothing.
 func (o *CompareOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
@@ -111,8 +120,9 @@ func (o *CompareOptions) Validate() error {
 // Run reads the newest dump from the log, then loads the cluster (in that
 // order, so the two are as close in time as they can be), compares and
 // prints. Differences exit with ExitDiffer.
-func (o *CompareOptions) Run(cmd *cobra.Command) error {
-	d, source, err := o.readDump(cmd)
+func (o *CompareOptions) Run() error {
+	ctx := o.context()
+	d, source, err := o.readDump(ctx)
 	if err != nil {
 		return err
 	}
@@ -123,7 +133,7 @@ func (o *CompareOptions) Run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	m, err := o.Input.LoadModel(cmd.Context(), o.IOStreams, opts)
+	m, err := o.Input.LoadModel(ctx, o.IOStreams, opts)
 	if err != nil {
 		return err
 	}
@@ -159,7 +169,7 @@ func (o *CompareOptions) modelOptions(d *schedlog.Dump) (cache.Options, error) {
 }
 
 // readDump parses the log chosen by --log or --from-pod; errors name it.
-func (o *CompareOptions) readDump(cmd *cobra.Command) (*schedlog.Dump, string, error) {
+func (o *CompareOptions) readDump(ctx context.Context) (*schedlog.Dump, string, error) {
 	var (
 		r      io.Reader
 		source string
@@ -175,7 +185,7 @@ func (o *CompareOptions) readDump(cmd *cobra.Command) (*schedlog.Dump, string, e
 		defer f.Close()
 		r, source = f, o.LogFile
 	default:
-		rc, name, err := o.podLog(cmd.Context())
+		rc, name, err := o.podLog(ctx)
 		if err != nil {
 			return nil, "", err
 		}
@@ -184,8 +194,8 @@ func (o *CompareOptions) readDump(cmd *cobra.Command) (*schedlog.Dump, string, e
 	}
 	d, err := schedlog.Parse(r)
 	if err != nil {
-		if cmd.Context().Err() != nil {
-			return nil, "", cmd.Context().Err()
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
 		}
 		return nil, "", fmt.Errorf("kube-scheduler log (%s): %w", source, err)
 	}

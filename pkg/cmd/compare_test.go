@@ -14,8 +14,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
@@ -166,14 +164,15 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func runWithClient(t *testing.T, client kubernetes.Interface, args ...string) (string, string, int) {
+// runAgainst runs compare with --server server, as a user would, with an
+// empty kubeconfig.
+func runAgainst(t *testing.T, server string, args ...string) (string, string, int) {
 	t.Helper()
+	noKubeconfig(t)
 	var out, errOut bytes.Buffer
-	o := NewCompareOptions(genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &out, ErrOut: &errOut})
-	o.Input.clientForTest = client
-	cmd := newCmdCompare(o)
+	cmd := NewCmdCompare(genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &out, ErrOut: &errOut})
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	cmd.SetArgs(args)
+	cmd.SetArgs(append([]string{"--server", server}, args...))
 	err := cmd.ExecuteContext(context.Background())
 	msg, code := Outcome(context.Background(), err)
 	return out.String(), errOut.String() + msg, code
@@ -195,12 +194,8 @@ func TestCompareFromPod(t *testing.T) {
 	api := &fakeAPI{pod: pod, log: log}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
-	client, err := kubernetes.NewForConfig(&rest.Config{Host: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
 
-	out, stderr, code := runWithClient(t, client, "--from-pod", "kube-scheduler-cp", "--since", "90s", "-f", compareAgree)
+	out, stderr, code := runAgainst(t, srv.URL, "--from-pod", "kube-scheduler-cp", "--since", "90s", "-f", compareAgree)
 	if code != ExitOK || !strings.Contains(out, "pod kube-system/kube-scheduler-cp lines 6-35") || !strings.Contains(out, "They agree.") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 	}
@@ -209,7 +204,7 @@ func TestCompareFromPod(t *testing.T) {
 	}
 
 	api.status = http.StatusForbidden
-	_, stderr, code = runWithClient(t, client, "--from-pod", "kube-system/kube-scheduler-cp", "-f", compareAgree)
+	_, stderr, code = runAgainst(t, srv.URL, "--from-pod", "kube-system/kube-scheduler-cp", "-f", compareAgree)
 	for _, want := range []string{"cannot get pods/log of pod kube-system/kube-scheduler-cp", `resources: ["pods/log"]`, "namespace kube-system"} {
 		if code != ExitError || !strings.Contains(stderr, want) {
 			t.Errorf("forbidden: exit %d, stderr lacks %q:\n%s", code, want, stderr)
@@ -218,14 +213,14 @@ func TestCompareFromPod(t *testing.T) {
 
 	api.status = 0
 	pod.Spec.Containers = append(pod.Spec.Containers, corev1.Container{Name: "sidecar"})
-	if _, stderr, code = runWithClient(t, client, "--from-pod", "kube-system/kube-scheduler-cp", "-f", compareAgree); code != ExitUsage || !strings.Contains(stderr, "choose one with -c") {
+	if _, stderr, code = runAgainst(t, srv.URL, "--from-pod", "kube-system/kube-scheduler-cp", "-f", compareAgree); code != ExitUsage || !strings.Contains(stderr, "choose one with -c") {
 		t.Errorf("two containers: exit %d, %s", code, stderr)
 	}
 	pod.Annotations = map[string]string{defaultContainerAnnotation: "kube-scheduler"}
-	if _, stderr, code = runWithClient(t, client, "--from-pod", "kube-system/kube-scheduler-cp", "-f", compareAgree); code != ExitOK {
+	if _, stderr, code = runAgainst(t, srv.URL, "--from-pod", "kube-system/kube-scheduler-cp", "-f", compareAgree); code != ExitOK {
 		t.Errorf("default container: exit %d, %s", code, stderr)
 	}
-	if _, stderr, code = runWithClient(t, client, "--from-pod", "kube-system/nope", "-f", compareAgree); code != ExitError || !strings.Contains(stderr, "not found") {
+	if _, stderr, code = runAgainst(t, srv.URL, "--from-pod", "kube-system/nope", "-f", compareAgree); code != ExitError || !strings.Contains(stderr, "not found") {
 		t.Errorf("missing pod: exit %d, %s", code, stderr)
 	}
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"sigs.k8s.io/yaml"
 
@@ -36,6 +38,7 @@ type DiffOptions struct {
 	// cluster (or -f files) now.
 	From, To string
 	genericiooptions.IOStreams
+	runContext
 }
 
 // NewDiffOptions returns DiffOptions with defaults.
@@ -62,21 +65,30 @@ whenever a node listed before it changed.
 
 Exit codes: 0 identical, 3 different, 1 error, 2 usage error.`,
 		Example: diffExample,
-	}, o.Input, o.Output, o.Validate, o.Run)
-	cmd.Args = func(c *cobra.Command, args []string) error {
-		if len(args) < 1 || len(args) > 2 {
-			return usageError(fmt.Errorf("%q takes one or two saved outputs, got %d arguments; see '%s --help'", c.CommandPath(), len(args), c.CommandPath()))
-		}
-		o.From = args[0]
-		if len(args) == 2 {
-			o.To = args[1]
-		}
-		return nil
-	}
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) < 1 || len(args) > 2 {
+				return usageError(fmt.Errorf("%q takes one or two saved outputs, got %d arguments; see '%s --help'", c.CommandPath(), len(args), c.CommandPath()))
+			}
+			return nil
+		},
+	}, o.Input, o.Output, o)
 	return cmd
 }
 
-// Validate checks flag combinations.
+// Complete takes SAVED (and SAVED2) from args and derives the input
+// settings; f gives the live connection.
+func (o *DiffOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, args []string) error {
+	o.From, o.To = "", ""
+	if len(args) > 0 {
+		o.From = args[0]
+	}
+	if len(args) > 1 {
+		o.To = args[1]
+	}
+	return completeIO(&o.runContext, o.Input, f, cmd)
+}
+
+// Validate checks flag combinations; it changes nothing.
 func (o *DiffOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
@@ -97,7 +109,7 @@ func (o *DiffOptions) Validate() error {
 }
 
 // Run reads both sides and prints their differences; ExitDiffer when any.
-func (o *DiffOptions) Run(cmd *cobra.Command) error {
+func (o *DiffOptions) Run() error {
 	from, err := o.readSaved(o.From)
 	if err != nil {
 		return err
@@ -107,7 +119,7 @@ func (o *DiffOptions) Run(cmd *cobra.Command) error {
 		if to, err = o.readSaved(o.To); err != nil {
 			return err
 		}
-	} else if to, err = o.now(cmd, from.kind); err != nil {
+	} else if to, err = o.now(o.context(), from.kind); err != nil {
 		return err
 	}
 	if from.kind != to.kind {
@@ -187,8 +199,8 @@ func (o *DiffOptions) readSaved(path string) (*saved, error) {
 }
 
 // now builds the same view of the cluster (or -f files) as kind.
-func (o *DiffOptions) now(cmd *cobra.Command, kind string) (*saved, error) {
-	m, err := o.Input.LoadModel(cmd.Context(), o.IOStreams, cache.Options{})
+func (o *DiffOptions) now(ctx context.Context, kind string) (*saved, error) {
+	m, err := o.Input.LoadModel(ctx, o.IOStreams, cache.Options{})
 	if err != nil {
 		return nil, err
 	}

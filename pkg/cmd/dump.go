@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -40,6 +41,7 @@ type DumpOptions struct {
 	Nodes []string
 	Watch *WatchFlags
 	genericiooptions.IOStreams
+	runContext
 }
 
 // NewDumpOptions returns DumpOptions with defaults.
@@ -55,8 +57,7 @@ func NewCmdDump(streams genericiooptions.IOStreams) *cobra.Command {
 }
 
 func newCmdDump(o *DumpOptions) *cobra.Command {
-	var cmd *cobra.Command
-	cmd = newDataCommand(&cobra.Command{
+	cmd := newDataCommand(&cobra.Command{
 		Use:   "dump [--node NAME]...",
 		Short: "Print the scheduler cache: every NodeInfo with its requested resources and pods",
 		Long: `Print what kube-scheduler's cache holds (its Dump()): one row per NodeInfo, with
@@ -65,35 +66,38 @@ scheduler accounts them. Placeholders (pods bound to a node that does not exist)
 are shown and marked. With --node, print nodes in detail: every pod with its
 scheduler-computed request, host ports and PVCs, and the node's image states.`,
 		Example: dumpExample,
-	}, o.Input, o.Output, func() error { return o.validate(cmd) }, o.Run)
+	}, o.Input, o.Output, o)
 	cmd.Flags().StringArrayVar(&o.Nodes, "node", o.Nodes, "Show this node in detail (repeatable)")
 	o.Watch.AddFlags(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("node", completeNodeNames(o.Input))
 	return cmd
 }
 
-// Validate checks flag combinations.
-func (o *DumpOptions) Validate() error {
-	return validateIO(o.Input, o.Output)
+// Complete derives the input and watch settings from the flags; f gives
+// the live connection.
+func (o *DumpOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, _ []string) error {
+	o.Watch.Complete(cmd)
+	return completeIO(&o.runContext, o.Input, f, cmd)
 }
 
-func (o *DumpOptions) validate(cmd *cobra.Command) error {
-	if err := o.Validate(); err != nil {
+// Validate checks flag combinations; it changes nothing.
+func (o *DumpOptions) Validate() error {
+	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
 	}
 	if o.Watch.Watch && len(o.Nodes) > 0 {
 		return errors.New("--watch shows every node; it does not combine with --node")
 	}
-	return o.Watch.Validate(cmd, o.Input)
+	return o.Watch.Validate(o.Input)
 }
 
 // Run loads the cluster, builds the cache and prints its dump; with
 // --watch it then follows the cluster.
-func (o *DumpOptions) Run(cmd *cobra.Command) error {
+func (o *DumpOptions) Run() error {
 	if o.Watch.Watch {
-		return runWatch(cmd, o.Input, o.Output, o.Watch, o.IOStreams, dumpWatchView(o.Input.Namespace()))
+		return runWatch(o.context(), o.Input, o.Output, o.Watch, o.IOStreams, dumpWatchView(o.Input.Namespace()))
 	}
-	m, err := o.Input.LoadModel(cmd.Context(), o.IOStreams, cache.Options{})
+	m, err := o.Input.LoadModel(o.context(), o.IOStreams, cache.Options{})
 	if err != nil {
 		return err
 	}

@@ -42,13 +42,18 @@ type InputFlags struct {
 	// the files, or listed live. Not a flag: the command sets it.
 	Objects bool
 
-	limits load.Limits // from MaxDocumentSize, set by Validate
+	limits load.Limits // from MaxDocumentSize, set by Complete
 	// onePod: -n names the namespace of one pod the command reads (compare
 	// --from-pod); there is no -A.
 	onePod bool
 
-	// clientForTest replaces the live client in tests (client-go fake).
-	clientForTest kubernetes.Interface
+	// getter gives the live connection (REST config, kubeconfig
+	// namespace): ConfigFlags unless Complete was given another.
+	getter genericclioptions.RESTClientGetter
+	// live and liveHost are the client made by the first call of client:
+	// the listing, the server's /version and the pods/log read share it.
+	live     kubernetes.Interface
+	liveHost string
 }
 
 // NewInputFlags returns InputFlags with kubectl's defaults.
@@ -92,7 +97,7 @@ func (f *InputFlags) PodNamespace() string {
 	if ns := f.Namespace(); ns != "" {
 		return ns
 	}
-	if ns, _, err := f.ConfigFlags.ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
+	if ns, _, err := f.restClientGetter().ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
 		return ns
 	}
 	return metav1.NamespaceDefault
@@ -116,7 +121,32 @@ func (f *InputFlags) AddFlags(cmd *cobra.Command) {
 	f.registerCompletions(cmd)
 }
 
-// Validate checks the input flags.
+// Complete derives what the flags imply: the live connection comes from
+// getter (the command's ConfigFlags in production; nil keeps them), the
+// read limits from --max-document-size and the modelled version from
+// --kube-version. It returns an error for a value that does not parse.
+func (f *InputFlags) Complete(getter genericclioptions.RESTClientGetter) error {
+	if getter != nil {
+		f.getter = getter
+	}
+	size, err := load.ParseSize(f.MaxDocumentSize)
+	if err != nil {
+		return fmt.Errorf("--max-document-size: %w", err)
+	}
+	f.limits = load.Limits{MaxDocumentBytes: size}
+	return f.Version.Complete()
+}
+
+// restClientGetter is the getter Complete chose, else ConfigFlags (shell
+// completion runs before Complete).
+func (f *InputFlags) restClientGetter() genericclioptions.RESTClientGetter {
+	if f.getter != nil {
+		return f.getter
+	}
+	return f.ConfigFlags
+}
+
+// Validate checks the input flags; it changes nothing.
 func (f *InputFlags) Validate() error {
 	if f.ChunkSize <= 0 {
 		return fmt.Errorf("--chunk-size must be positive, got %d", f.ChunkSize)
@@ -127,11 +157,6 @@ func (f *InputFlags) Validate() error {
 	if f.AllNamespaces && f.hasNamespace() && *f.ConfigFlags.Namespace != "" {
 		return fmt.Errorf("-n/--namespace %s and -A/--all-namespaces cannot be used together: choose one namespace or all", *f.ConfigFlags.Namespace)
 	}
-	size, err := load.ParseSize(f.MaxDocumentSize)
-	if err != nil {
-		return fmt.Errorf("--max-document-size: %w", err)
-	}
-	f.limits = load.Limits{MaxDocumentBytes: size}
 	return f.Version.Validate(len(f.Filenames) > 0)
 }
 
@@ -161,11 +186,14 @@ func (f *InputFlags) Load(ctx context.Context, streams genericiooptions.IOStream
 	return load.List(ctx, client, opts)
 }
 
+// client returns the live client, made on first use with the warnings
+// (the API server's Warning headers) going to warnings, and the server's
+// host.
 func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, error) {
-	if f.clientForTest != nil {
-		return f.clientForTest, "fake", nil
+	if f.live != nil {
+		return f.live, f.liveHost, nil
 	}
-	cfg, err := f.ConfigFlags.ToRESTConfig()
+	cfg, err := f.restClientGetter().ToRESTConfig()
 	if err != nil {
 		return nil, "", err
 	}
@@ -174,6 +202,7 @@ func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, e
 	if err != nil {
 		return nil, "", err
 	}
+	f.live, f.liveHost = client, cfg.Host
 	return client, cfg.Host, nil
 }
 

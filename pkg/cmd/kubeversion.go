@@ -20,7 +20,7 @@ type VersionFlags struct {
 	KubeVersion  string
 	FeatureGates string
 
-	// version is --kube-version parsed by Validate; nil when not given.
+	// version is --kube-version parsed by Complete; nil when not given.
 	version *cache.Version
 }
 
@@ -37,19 +37,28 @@ func (f *VersionFlags) AddFlags(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("kube-version", cobra.FixedCompletions(versions, cobra.ShellCompDirectiveNoFileComp))
 }
 
-// Validate parses --kube-version and checks --feature-gates against it, or
-// against v1.36 when reading files; with a live cluster and no
-// --kube-version the gates are checked once the server's version is known
-// (InputFlags.Profile).
-func (f *VersionFlags) Validate(files bool) error {
+// Complete parses --kube-version; version stays nil when it is not given.
+func (f *VersionFlags) Complete() error {
 	f.version = nil
+	if f.KubeVersion == "" {
+		return nil
+	}
+	v, err := cache.ParseVersion(f.KubeVersion)
+	if err != nil {
+		return fmt.Errorf("invalid --kube-version: %w", err)
+	}
+	f.version = &v
+	return nil
+}
+
+// Validate checks --feature-gates against --kube-version (parsed by
+// Complete), or against v1.36 when reading files; with a live cluster and
+// no --kube-version the gates are checked once the server's version is
+// known (InputFlags.Profile). It changes nothing.
+func (f *VersionFlags) Validate(files bool) error {
 	v := cache.Latest
-	if f.KubeVersion != "" {
-		var err error
-		if v, err = cache.ParseVersion(f.KubeVersion); err != nil {
-			return fmt.Errorf("invalid --kube-version: %w", err)
-		}
-		f.version = &v
+	if f.version != nil {
+		v = *f.version
 	} else if !files {
 		return nil
 	}

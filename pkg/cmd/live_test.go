@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes/fake"
-	k8stesting "k8s.io/client-go/testing"
 
+	"github.com/schedcache/kubectl-schedcache/internal/fakeapi"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 )
 
@@ -61,36 +61,35 @@ func dropKey(v any, key string) {
 	}
 }
 
-// TestLiveWiring runs dump and requested against a fake clientset holding
-// the same objects as a file, and expects the same JSON as from the file.
+// runLive runs o as its command's RunE does (Complete with a connection
+// to srv, Validate, Run).
+func runLive(o runner, srv *fakeapi.Server) error {
+	cmd := &cobra.Command{}
+	cmd.SetContext(context.Background())
+	return runCommand(o, srv.Getter(), cmd, nil)
+}
+
+// TestLiveWiring runs dump and requested against a fake API server holding
+// the same objects as a file, and expects the same JSON as from the file;
+// the pods are listed in pages with the scheduler's phase selector.
 func TestLiveWiring(t *testing.T) {
 	const path = "testdata/clusters/edge.yaml"
-	cs := fakeClusterFrom(t, path)
-	var podListOpts []string
-	cs.PrependReactor("list", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
-		la := a.(k8stesting.ListAction)
-		podListOpts = append(podListOpts, la.GetListRestrictions().Fields.String())
-		return false, nil, nil
-	})
+	srv := fakeapi.New(t, fakeClusterFrom(t, path).Tracker(), "v1.36.3")
 	for _, command := range []string{"dump", "requested"} {
 		t.Run(command, func(t *testing.T) {
 			var out bytes.Buffer
 			streams := genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &out, ErrOut: &bytes.Buffer{}}
-			cmd := &cobra.Command{}
-			cmd.SetContext(context.Background())
 			var err error
 			switch command {
 			case "dump":
 				o := NewDumpOptions(streams)
-				o.Input.clientForTest = cs
 				*o.Output.PrintFlags.OutputFormat = "json"
-				err = o.Run(cmd)
+				o.Input.ChunkSize = 2 // several pages
+				err = runLive(o, srv)
 			case "requested":
 				o := NewRequestedOptions(streams)
-				o.Input.clientForTest = cs
 				*o.Output.PrintFlags.OutputFormat = "json"
-				mustValidate(t, o.Validate())
-				err = o.Run(cmd)
+				err = runLive(o, srv)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -101,6 +100,19 @@ func TestLiveWiring(t *testing.T) {
 			}
 		})
 	}
+	var podListOpts []string
+	pages := 0
+	for _, r := range srv.Requests() {
+		if r.Path == "/api/v1/pods" {
+			podListOpts = append(podListOpts, r.Query.Get("fieldSelector"))
+			if r.Query.Get("continue") != "" {
+				pages++
+			}
+		}
+	}
+	if pages == 0 {
+		t.Errorf("pods were listed in one page with --chunk-size 2")
+	}
 	for _, fs := range podListOpts {
 		if fs != "status.phase!=Failed,status.phase!=Succeeded" && fs != "status.phase!=Succeeded,status.phase!=Failed" {
 			t.Errorf("pods listed with field selector %q, want the scheduler's phase selector", fs)
@@ -108,13 +120,6 @@ func TestLiveWiring(t *testing.T) {
 	}
 	if len(podListOpts) == 0 {
 		t.Errorf("pods were never listed")
-	}
-}
-
-func mustValidate(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -39,6 +40,7 @@ type NextNodesOptions struct {
 	Cycles     int
 	Percentage int32
 	genericiooptions.IOStreams
+	runContext
 }
 
 // NewNextNodesOptions returns NextNodesOptions with defaults.
@@ -64,14 +66,20 @@ numFeasibleNodesToFind nodes (from --percentage-of-nodes-to-score; 0 is
 adaptive: 50% minus 1% per 125 nodes, at least 5%, at least 100 nodes),
 assuming every node is feasible.`,
 		Example: nextNodesExample,
-	}, o.Input, o.Output, o.Validate, o.Run)
+	}, o.Input, o.Output, o)
 	cmd.Flags().IntVar(&o.Count, "count", o.Count, "Number of Next() calls (default: the number of nodes; at most 100000); more shows the wrap-around")
 	cmd.Flags().IntVar(&o.Cycles, "cycles", o.Cycles, "Show the nodes examined by this many successive scheduling cycles (at most 1000)")
 	cmd.Flags().Int32Var(&o.Percentage, "percentage-of-nodes-to-score", o.Percentage, "percentageOfNodesToScore (0 = adaptive, as the default scheduler)")
 	return cmd
 }
 
-// Validate checks flag values.
+// Complete derives the input settings from the flags; f gives the live
+// connection.
+func (o *NextNodesOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, _ []string) error {
+	return completeIO(&o.runContext, o.Input, f, cmd)
+}
+
+// Validate checks flag values; it changes nothing.
 func (o *NextNodesOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
@@ -92,8 +100,8 @@ func (o *NextNodesOptions) Validate() error {
 }
 
 // Run loads the nodes and prints the order.
-func (o *NextNodesOptions) Run(cmd *cobra.Command) error {
-	cluster, err := o.Input.Load(cmd.Context(), o.IOStreams)
+func (o *NextNodesOptions) Run() error {
+	cluster, err := o.Input.Load(o.context(), o.IOStreams)
 	if err != nil {
 		return err
 	}

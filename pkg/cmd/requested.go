@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -8,6 +9,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -45,6 +47,7 @@ type RequestedOptions struct {
 	Pod      string
 	Watch    *WatchFlags
 	genericiooptions.IOStreams
+	runContext
 
 	selector labels.Selector
 }
@@ -63,8 +66,7 @@ func NewCmdRequested(streams genericiooptions.IOStreams) *cobra.Command {
 }
 
 func newCmdRequested(o *RequestedOptions) *cobra.Command {
-	var cmd *cobra.Command
-	cmd = newDataCommand(&cobra.Command{
+	cmd := newDataCommand(&cobra.Command{
 		Use:   "requested",
 		Short: "Per-node requested, allocatable and free resources, and whether a pod fits",
 		Long: `Print per-node requested resources exactly as kube-scheduler accounts them
@@ -76,7 +78,7 @@ With --pod or --pod-file, a FITS column says whether that pod fits each node by
 resources the way the NodeResourcesFit filter decides, and the exit code tells
 whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 		Example: requestedExample,
-	}, o.Input, o.Output, func() error { return o.validate(cmd) }, o.Run)
+	}, o.Input, o.Output, o)
 	cmd.Flags().StringVarP(&o.Selector, "selector", "l", o.Selector, "Only nodes matching this label selector")
 	o.Watch.AddFlags(cmd)
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "Check whether the pod in this manifest fits each node")
@@ -85,7 +87,24 @@ whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 	return cmd
 }
 
-// Validate checks flag combinations.
+// Complete derives the node selector, the input (the objects the Filter
+// plugins read when a pod is fitted) and the watch settings; f gives the
+// live connection. It returns an error for a selector that does not parse.
+func (o *RequestedOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, _ []string) error {
+	o.Watch.Complete(cmd)
+	if err := completeIO(&o.runContext, o.Input, f, cmd); err != nil {
+		return err
+	}
+	sel, err := labels.Parse(o.Selector)
+	if err != nil {
+		return fmt.Errorf("invalid --selector %q: %w", o.Selector, err)
+	}
+	o.selector = sel
+	o.Input.Objects = o.fitting()
+	return nil
+}
+
+// Validate checks flag combinations; it changes nothing.
 func (o *RequestedOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
@@ -93,36 +112,23 @@ func (o *RequestedOptions) Validate() error {
 	if o.Pod != "" && o.PodFile != "" {
 		return errors.New("--pod and --pod-file cannot be used together")
 	}
-	sel, err := labels.Parse(o.Selector)
-	if err != nil {
-		return fmt.Errorf("invalid --selector %q: %w", o.Selector, err)
-	}
-	o.selector = sel
-	o.Input.Objects = o.fitting() // the Filter plugins read them
-	return nil
-}
-
-func (o *RequestedOptions) validate(cmd *cobra.Command) error {
-	if err := o.Validate(); err != nil {
-		return err
-	}
 	if o.Watch.Watch && o.fitting() {
 		return errors.New("--watch does not combine with --pod or --pod-file")
 	}
-	return o.Watch.Validate(cmd, o.Input)
+	return o.Watch.Validate(o.Input)
 }
 
 // Run loads the cluster and prints the report. With a pod to fit, an error
 // exits 2 and "fits no node" exits 1. With --watch it then follows the
 // cluster.
-func (o *RequestedOptions) Run(cmd *cobra.Command) error {
+func (o *RequestedOptions) Run() error {
 	if o.Watch.Watch {
-		return runWatch(cmd, o.Input, o.Output, o.Watch, o.IOStreams, requestedWatchView(o))
+		return runWatch(o.context(), o.Input, o.Output, o.Watch, o.IOStreams, requestedWatchView(o))
 	}
 	if o.fitting() {
 		raiseMemoryLimitForDecisions()
 	}
-	err := o.run(cmd)
+	err := o.run(o.context())
 	if err != nil && o.fitting() && ExitCode(err) == ExitError && !errors.Is(err, errFitsNoNode) {
 		return &exitError{code: ExitUsage, err: err}
 	}
@@ -133,8 +139,8 @@ var errFitsNoNode = errors.New("the pod passes kube-scheduler's filters on no no
 
 func (o *RequestedOptions) fitting() bool { return o.Pod != "" || o.PodFile != "" }
 
-func (o *RequestedOptions) run(cmd *cobra.Command) error {
-	cluster, err := o.Input.Load(cmd.Context(), o.IOStreams)
+func (o *RequestedOptions) run(ctx context.Context) error {
+	cluster, err := o.Input.Load(ctx, o.IOStreams)
 	if err != nil {
 		return err
 	}
@@ -154,7 +160,7 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 		return nil
 	}
 	if fit != nil {
-		if err := o.withFits(cmd, r, m, cluster.Objects, fit); err != nil {
+		if err := o.withFits(ctx, r, m, cluster.Objects, fit); err != nil {
 			return err
 		}
 	}
@@ -178,7 +184,7 @@ func (o *RequestedOptions) run(cmd *cobra.Command) error {
 // if it were pending: a copy without spec.nodeName and status, against the
 // cluster without the pod (its requests are not counted twice); r, made
 // before, still counts it where it is.
-func (o *RequestedOptions) withFits(cmd *cobra.Command, r *v1alpha1.RequestedReport, m *model.Model, objects []runtime.Object, pod *v1.Pod) error {
+func (o *RequestedOptions) withFits(ctx context.Context, r *v1alpha1.RequestedReport, m *model.Model, objects []runtime.Object, pod *v1.Pod) error {
 	if pod.Spec.NodeName != "" {
 		if err := m.Cache.RemovePod(pod); err != nil {
 			return err
@@ -191,12 +197,12 @@ func (o *RequestedOptions) withFits(cmd *cobra.Command, r *v1alpha1.RequestedRep
 	if err := m.Cache.UpdateSnapshot(snap); err != nil {
 		return err
 	}
-	e, err := decide.New(cmd.Context(), decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects})
+	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects})
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	v, err := e.FilterAll(cmd.Context(), pod)
+	v, err := e.FilterAll(ctx, pod)
 	if err != nil {
 		return err
 	}

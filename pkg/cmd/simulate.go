@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -94,6 +95,7 @@ type SimulateOptions struct {
 	Script        string
 	ConfigFile    string
 	genericiooptions.IOStreams
+	runContext
 
 	// timelineFlags are the timeline-only duration flags given on the
 	// command line (their defaults are not zero, so the command records
@@ -120,17 +122,12 @@ func NewSimulateOptions(streams genericiooptions.IOStreams) *SimulateOptions {
 // NewCmdSimulate returns the "simulate" subcommand.
 func NewCmdSimulate(streams genericiooptions.IOStreams) *cobra.Command {
 	o := NewSimulateOptions(streams)
-	var cmd *cobra.Command
-	validate := func() error {
-		o.noteTimelineFlags(cmd.Flags())
-		return o.Validate()
-	}
-	cmd = newDataCommand(&cobra.Command{
+	cmd := newDataCommand(&cobra.Command{
 		Use:     "simulate (--pending | --pod-file FILE | --script FILE)",
 		Short:   "Replay assume, bind, forget and TTL expiry of pods in the scheduler cache, in virtual time",
 		Long:    simulateLong,
 		Example: simulateExample,
-	}, o.Input, o.Output, validate, o.Run)
+	}, o.Input, o.Output, o)
 	f := cmd.Flags()
 	f.StringArrayVar(&o.PodFiles, "pod-file", o.PodFiles, "Simulate the pods in these manifests, and the replicas of the Deployments, ReplicaSets, StatefulSets, Jobs, CronJobs and DaemonSets in them (repeatable)")
 	f.IntVar(&o.Replicas, "replicas", o.Replicas, "Replicas of each --pod-file workload (default: its own count; a DaemonSet: one per node)")
@@ -178,18 +175,36 @@ func outcomeNames() []string {
 	return names
 }
 
-// Validate checks flag values and combinations.
+// Validate checks flag values and combinations; it changes nothing.
 func (o *SimulateOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
 	}
-	// Placement runs kube-scheduler's plugins, which read these objects.
-	o.Input.Objects = o.Node == ""
-	checks := []func() error{o.validateSources, o.validateScript, o.validateBind, o.validateTTL, o.validateDurations}
-	for _, check := range checks {
+	for _, check := range []func() error{o.validateSources, o.validateScript, o.validateDurations} {
 		if err := check(); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// Complete derives from the flags: which timeline flags were given, the
+// input (placement runs kube-scheduler's plugins, which read the objects),
+// the bind outcomes, the TTL and the selector; f gives the live connection.
+// It returns an error for a value that does not parse.
+func (o *SimulateOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, _ []string) error {
+	if cmd != nil {
+		o.noteTimelineFlags(cmd.Flags())
+	}
+	if err := completeIO(&o.runContext, o.Input, f, cmd); err != nil {
+		return err
+	}
+	o.Input.Objects = o.Node == ""
+	if err := o.completeBind(); err != nil {
+		return err
+	}
+	if err := o.completeTTL(); err != nil {
+		return err
 	}
 	sel, err := labels.Parse(o.Selector)
 	if err != nil {
@@ -234,7 +249,7 @@ func (o *SimulateOptions) validateScript() error {
 	return nil
 }
 
-func (o *SimulateOptions) validateBind() error {
+func (o *SimulateOptions) completeBind() error {
 	var err error
 	if o.bind, err = simulate.ParseOutcome(o.Bind); err != nil {
 		return fmt.Errorf("invalid --bind: %w", err)
@@ -253,7 +268,7 @@ func (o *SimulateOptions) validateBind() error {
 	return nil
 }
 
-func (o *SimulateOptions) validateTTL() error {
+func (o *SimulateOptions) completeTTL() error {
 	o.ttl = nil
 	if o.TTL != "" {
 		ttl, err := time.ParseDuration(o.TTL)
@@ -309,14 +324,14 @@ func (o *SimulateOptions) simOptions(ttl simulate.TTLChoice, p *cache.Profile, c
 // Run loads the cluster, runs the simulation and prints it. Mistakes in
 // the script, an unknown --node or --bind-for pod exit 2; loading failures,
 // and finding no pod to simulate, exit 1.
-func (o *SimulateOptions) Run(cmd *cobra.Command) error {
+func (o *SimulateOptions) Run() error {
 	raiseMemoryLimitForDecisions()
 	steps, err := o.readScript()
 	if err != nil {
 		return err
 	}
 	collectOftenForLargeScript(len(steps))
-	cluster, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	cluster, err := o.Input.Load(o.context(), o.IOStreams)
 	if err != nil {
 		return err
 	}

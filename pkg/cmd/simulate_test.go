@@ -2,17 +2,15 @@ package cmd
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/spf13/cobra"
-	apiversion "k8s.io/apimachinery/pkg/version"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	fakediscovery "k8s.io/client-go/discovery/fake"
+
+	"github.com/schedcache/kubectl-schedcache/internal/fakeapi"
 )
 
 const (
@@ -153,7 +151,7 @@ func TestSimulateValidate(t *testing.T) {
 			o := NewSimulateOptions(streams)
 			o.Pending = true
 			tc.set(o)
-			err := o.Validate()
+			err := check(o)
 			switch {
 			case tc.wantErr == "" && err != nil:
 				t.Errorf("unexpected error: %v", err)
@@ -257,8 +255,7 @@ current-context: ctx
 // TestSimulateLiveTTL: reading a live cluster, the TTL default is that of
 // the API server's version; --kube-version and --ttl take precedence.
 func TestSimulateLiveTTL(t *testing.T) {
-	cs := fakeClusterFrom(t, simCluster)
-	cs.Discovery().(*fakediscovery.FakeDiscovery).FakedServerVersion = &apiversion.Info{GitVersion: "v1.19.16"}
+	srv := fakeapi.New(t, fakeClusterFrom(t, simCluster).Tracker(), "v1.19.16")
 	tests := []struct {
 		name, ttl, kubeVersion, note string
 	}{
@@ -270,12 +267,8 @@ func TestSimulateLiveTTL(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
 			o := NewSimulateOptions(genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &out, ErrOut: &errOut})
-			o.Input.clientForTest = cs
 			o.Pending, o.Input.AllNamespaces, o.Bind, o.TTL, o.Input.Version.KubeVersion = true, true, "lost", tc.ttl, tc.kubeVersion
-			mustValidate(t, o.Validate())
-			cmd := &cobra.Command{}
-			cmd.SetContext(context.Background())
-			if err := o.Run(cmd); err != nil {
+			if err := runLive(o, srv); err != nil {
 				t.Fatal(err)
 			}
 			if got := strings.TrimSpace(errOut.String()); got != tc.note {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -25,6 +26,7 @@ type SnapshotOptions struct {
 	Output *OutputFlags
 	Watch  *WatchFlags
 	genericiooptions.IOStreams
+	runContext
 }
 
 // NewSnapshotOptions returns SnapshotOptions with defaults.
@@ -40,8 +42,7 @@ func NewCmdSnapshot(streams genericiooptions.IOStreams) *cobra.Command {
 }
 
 func newCmdSnapshot(o *SnapshotOptions) *cobra.Command {
-	var cmd *cobra.Command
-	cmd = newDataCommand(&cobra.Command{
+	cmd := newDataCommand(&cobra.Command{
 		Use:   "snapshot",
 		Short: "Print the scheduler's Snapshot: generation, node scan order, affinity lists, used PVCs",
 		Long: `Print the Snapshot the scheduler takes from its cache at the start of a
@@ -49,29 +50,34 @@ scheduling cycle: its generation, the nodes in the order the scheduler scans
 them (nodes without a Node object are never in it), the nodes having pods with
 pod affinity or required anti-affinity, and the set of PVCs used by pods.`,
 		Example: snapshotExample,
-	}, o.Input, o.Output, func() error {
-		if err := o.Validate(); err != nil {
-			return err
-		}
-		return o.Watch.Validate(cmd, o.Input)
-	}, o.Run)
+	}, o.Input, o.Output, o)
 	o.Watch.AddFlags(cmd)
 	return cmd
 }
 
-// Validate checks flag values.
+// Complete derives the input and watch settings from the flags; f gives
+// the live connection.
+func (o *SnapshotOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, _ []string) error {
+	o.Watch.Complete(cmd)
+	return completeIO(&o.runContext, o.Input, f, cmd)
+}
+
+// Validate checks flag values; it changes nothing.
 func (o *SnapshotOptions) Validate() error {
-	return validateIO(o.Input, o.Output)
+	if err := validateIO(o.Input, o.Output); err != nil {
+		return err
+	}
+	return o.Watch.Validate(o.Input)
 }
 
 // Run loads the cluster, snapshots the cache and prints it. With --watch it
 // then keeps that snapshot up to date incrementally, as the scheduler does
 // at each cycle, and prints each change.
-func (o *SnapshotOptions) Run(cmd *cobra.Command) error {
+func (o *SnapshotOptions) Run() error {
 	if o.Watch.Watch {
-		return runWatch(cmd, o.Input, o.Output, o.Watch, o.IOStreams, snapshotWatchView())
+		return runWatch(o.context(), o.Input, o.Output, o.Watch, o.IOStreams, snapshotWatchView())
 	}
-	m, err := o.Input.LoadModel(cmd.Context(), o.IOStreams, cache.Options{})
+	m, err := o.Input.LoadModel(o.context(), o.IOStreams, cache.Options{})
 	if err != nil {
 		return err
 	}

@@ -7,8 +7,18 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 )
 
-// TestValidate table-tests every command's Validate: each case mutates fresh
-// options and expects an error containing wantErr ("" = valid).
+// check runs o's Complete (no command, the default connection) and then
+// Validate, as RunE does before Run.
+func check(o runner) error {
+	if err := o.Complete(nil, nil, nil); err != nil {
+		return err
+	}
+	return o.Validate()
+}
+
+// TestValidate table-tests every command's Complete and Validate: each case
+// mutates fresh options and expects an error containing wantErr ("" =
+// valid).
 func TestValidate(t *testing.T) {
 	streams := genericiooptions.NewTestIOStreamsDiscard()
 	format := func(f string) func(*OutputFlags) { return func(o *OutputFlags) { *o.PrintFlags.OutputFormat = f } }
@@ -17,42 +27,42 @@ func TestValidate(t *testing.T) {
 		validate func() error
 		wantErr  string
 	}{
-		{"dump defaults", func() error { return NewDumpOptions(streams).Validate() }, ""},
-		{"next-nodes count bounded", func() error { o := NewNextNodesOptions(streams); o.Count = 100_000_000; return o.Validate() },
+		{"dump defaults", func() error { return check(NewDumpOptions(streams)) }, ""},
+		{"next-nodes count bounded", func() error { o := NewNextNodesOptions(streams); o.Count = 100_000_000; return check(o) },
 			"--count must be at most 100000, got 100000000"},
-		{"next-nodes count at the bound", func() error { o := NewNextNodesOptions(streams); o.Count = 100_000; return o.Validate() }, ""},
-		{"next-nodes cycles bounded", func() error { o := NewNextNodesOptions(streams); o.Cycles = 100_000_000; return o.Validate() },
+		{"next-nodes count at the bound", func() error { o := NewNextNodesOptions(streams); o.Count = 100_000; return check(o) }, ""},
+		{"next-nodes cycles bounded", func() error { o := NewNextNodesOptions(streams); o.Cycles = 100_000_000; return check(o) },
 			"--cycles must be at most 1000, got 100000000"},
-		{"dump json", func() error { o := NewDumpOptions(streams); format("json")(o.Output); return o.Validate() }, ""},
-		{"dump jsonpath", func() error { o := NewDumpOptions(streams); format("jsonpath={.nodes}")(o.Output); return o.Validate() }, ""},
-		{"dump bad format", func() error { o := NewDumpOptions(streams); format("bogus")(o.Output); return o.Validate() },
+		{"dump json", func() error { o := NewDumpOptions(streams); format("json")(o.Output); return check(o) }, ""},
+		{"dump jsonpath", func() error { o := NewDumpOptions(streams); format("jsonpath={.nodes}")(o.Output); return check(o) }, ""},
+		{"dump bad format", func() error { o := NewDumpOptions(streams); format("bogus")(o.Output); return check(o) },
 			`unknown output format "bogus": allowed formats are table, wide, csv, custom-columns=HEADER:JSONPATH,…, json, yaml`},
-		{"dump name format refused", func() error { o := NewDumpOptions(streams); format("name")(o.Output); return o.Validate() }, `unknown output format "name"`},
-		{"zero chunk size", func() error { o := NewDumpOptions(streams); o.Input.ChunkSize = 0; return o.Validate() }, "--chunk-size must be positive"},
-		{"-R without -f", func() error { o := NewSnapshotOptions(streams); o.Input.Recursive = true; return o.Validate() }, "-R/--recursive needs -f/--filename"},
-		{"requested defaults", func() error { return NewRequestedOptions(streams).Validate() }, ""},
+		{"dump name format refused", func() error { o := NewDumpOptions(streams); format("name")(o.Output); return check(o) }, `unknown output format "name"`},
+		{"zero chunk size", func() error { o := NewDumpOptions(streams); o.Input.ChunkSize = 0; return check(o) }, "--chunk-size must be positive"},
+		{"-R without -f", func() error { o := NewSnapshotOptions(streams); o.Input.Recursive = true; return check(o) }, "-R/--recursive needs -f/--filename"},
+		{"requested defaults", func() error { return check(NewRequestedOptions(streams)) }, ""},
 		{"requested pod and pod-file", func() error {
 			o := NewRequestedOptions(streams)
 			o.Pod, o.PodFile = "a/b", "pod.yaml"
-			return o.Validate()
+			return check(o)
 		}, "--pod and --pod-file cannot be used together"},
-		{"requested csv", func() error { o := NewRequestedOptions(streams); format("csv")(o.Output); return o.Validate() }, ""},
+		{"requested csv", func() error { o := NewRequestedOptions(streams); format("csv")(o.Output); return check(o) }, ""},
 		{"requested custom columns", func() error {
 			o := NewRequestedOptions(streams)
 			format("custom-columns=NAME:.name,CPU:.requested.milliCPU")(o.Output)
-			return o.Validate()
+			return check(o)
 		}, ""},
 		{"bad custom columns", func() error {
 			o := NewSnapshotOptions(streams)
 			format("custom-columns=NAME")(o.Output)
-			return o.Validate()
+			return check(o)
 		},
 			"invalid -o custom-columns: unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>"},
-		{"requested bad selector", func() error { o := NewRequestedOptions(streams); o.Selector = "a in (b"; return o.Validate() }, `invalid --selector "a in (b"`},
-		{"next-nodes negative count", func() error { o := NewNextNodesOptions(streams); o.Count = -1; return o.Validate() }, "--count must not be negative"},
-		{"next-nodes negative cycles", func() error { o := NewNextNodesOptions(streams); o.Cycles = -2; return o.Validate() }, "--cycles must not be negative"},
-		{"next-nodes percentage", func() error { o := NewNextNodesOptions(streams); o.Percentage = 101; return o.Validate() }, "between 0 and 100"},
-		{"snapshot wide", func() error { o := NewSnapshotOptions(streams); format("wide")(o.Output); return o.Validate() }, ""},
+		{"requested bad selector", func() error { o := NewRequestedOptions(streams); o.Selector = "a in (b"; return check(o) }, `invalid --selector "a in (b"`},
+		{"next-nodes negative count", func() error { o := NewNextNodesOptions(streams); o.Count = -1; return check(o) }, "--count must not be negative"},
+		{"next-nodes negative cycles", func() error { o := NewNextNodesOptions(streams); o.Cycles = -2; return check(o) }, "--cycles must not be negative"},
+		{"next-nodes percentage", func() error { o := NewNextNodesOptions(streams); o.Percentage = 101; return check(o) }, "between 0 and 100"},
+		{"snapshot wide", func() error { o := NewSnapshotOptions(streams); format("wide")(o.Output); return check(o) }, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

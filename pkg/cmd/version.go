@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"sigs.k8s.io/yaml"
 )
@@ -77,17 +78,19 @@ Go version, platform and the versions of the Kubernetes libraries it links
 The server is never contacted: --client is accepted, as kubectl version accepts it.`,
 		Example: versionExample,
 		Args:    noArgs,
-		RunE: func(_ *cobra.Command, _ []string) error {
-			if err := o.Validate(); err != nil {
-				return usageError(err)
-			}
-			return o.Run()
+		RunE: func(c *cobra.Command, args []string) error {
+			return runCommand(o, nil, c, args)
 		},
 	}
 	cmd.Flags().StringVarP(&o.Output, "output", "o", o.Output, "Output format: json or yaml (default: key: value lines)")
 	cmd.Flags().BoolVar(&o.Client, "client", o.Client, "Print the client (plugin) version only, as kubectl does; the plugin has no other")
 	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"json", "yaml"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// Complete has nothing to derive: version reads no cluster and no file.
+func (o *VersionOptions) Complete(_ genericclioptions.RESTClientGetter, _ *cobra.Command, _ []string) error {
+	return nil
 }
 
 // Validate rejects output formats other than json and yaml.

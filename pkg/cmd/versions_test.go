@@ -2,20 +2,14 @@ package cmd
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/runtime"
-	apiversion "k8s.io/apimachinery/pkg/version"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
-	fakediscovery "k8s.io/client-go/discovery/fake"
-	k8stesting "k8s.io/client-go/testing"
 
+	"github.com/schedcache/kubectl-schedcache/internal/fakeapi"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
@@ -182,7 +176,6 @@ func TestBadFeatureGates(t *testing.T) {
 func TestLiveDefaultVersion(t *testing.T) {
 	tests := []struct {
 		name, server string
-		serverErr    bool
 		gates        string
 		cpu          int64 // n-1's requested cpu: 200 up to v1.27, 300 after
 		warning      string
@@ -192,28 +185,17 @@ func TestLiveDefaultVersion(t *testing.T) {
 		{name: "v1.30 server", server: "v1.30.2-gke.1587003", cpu: 300},
 		{name: "too old", server: "v1.16.3", cpu: 200, warning: "warning: modelling kube-scheduler v1.18: the server's version v1.16.3 is outside v1.18 to v1.36; use --kube-version\n"},
 		{name: "too new", server: "v1.40.0", cpu: 300, warning: "warning: modelling kube-scheduler v1.36: the server's version v1.40.0 is outside v1.18 to v1.36; use --kube-version\n"},
-		{name: "unknown", serverErr: true, cpu: 300, warning: "warning: modelling kube-scheduler v1.36: the server version is unknown (no /version); use --kube-version\n"},
+		{name: "unknown", server: "", cpu: 300, warning: "warning: modelling kube-scheduler v1.36: the server version is unknown (the server could not find the requested resource); use --kube-version\n"},
 		{name: "gate of the server's version", server: "v1.19.16", gates: "PodLevelResources=true", code: ExitUsage},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cs := fakeClusterFrom(t, versionsCluster)
-			disc := cs.Discovery().(*fakediscovery.FakeDiscovery)
-			disc.FakedServerVersion = &apiversion.Info{GitVersion: tc.server}
-			if tc.serverErr {
-				cs.PrependReactor("get", "version", func(k8stesting.Action) (bool, runtime.Object, error) {
-					return true, nil, errors.New("no /version")
-				})
-			}
+			srv := fakeapi.New(t, fakeClusterFrom(t, versionsCluster).Tracker(), tc.server)
 			var out, errOut bytes.Buffer
 			o := NewDumpOptions(genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &out, ErrOut: &errOut})
-			o.Input.clientForTest = cs
 			o.Input.Version.FeatureGates = tc.gates
 			*o.Output.PrintFlags.OutputFormat = "json"
-			mustValidate(t, o.Validate())
-			cmd := &cobra.Command{}
-			cmd.SetContext(context.Background())
-			err := o.Run(cmd)
+			err := runLive(o, srv)
 			if ExitCode(err) != tc.code {
 				t.Fatalf("exit %d (%v), want %d", ExitCode(err), err, tc.code)
 			}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -28,8 +29,10 @@ type WatchFlags struct {
 	Watch     bool
 	WatchOnly bool
 
-	// clock paces the batches; tests set a fake one.
+	// clock paces the batches; nil is the real clock.
 	clock clock.WithTicker
+	// watchOnlySet records that --watch-only was given (Complete).
+	watchOnlySet bool
 }
 
 // NewWatchFlags returns WatchFlags printing only changed rows.
@@ -43,10 +46,15 @@ func (f *WatchFlags) AddFlags(cmd *cobra.Command) {
 		"With --watch, print only the rows that changed; --watch-only=false prints the whole view each time")
 }
 
-// Validate checks the watch flags against the input.
-func (f *WatchFlags) Validate(cmd *cobra.Command, in *InputFlags) error {
+// Complete records which watch flags cmd was given.
+func (f *WatchFlags) Complete(cmd *cobra.Command) {
+	f.watchOnlySet = cmd != nil && cmd.Flags().Changed("watch-only")
+}
+
+// Validate checks the watch flags against the input; it changes nothing.
+func (f *WatchFlags) Validate(in *InputFlags) error {
 	switch {
-	case !f.Watch && cmd.Flags().Changed("watch-only"):
+	case !f.Watch && f.watchOnlySet:
 		return errors.New("--watch-only needs --watch")
 	case f.Watch && len(in.Filenames) > 0:
 		return errors.New("--watch watches a cluster; files (-f) do not change")
@@ -74,7 +82,7 @@ type watchView struct {
 
 // runWatch runs the watcher and prints view on stdout: the whole view once
 // synced, then each batch. It returns when the context is canceled (Ctrl-C).
-func runWatch(cmd *cobra.Command, in *InputFlags, out *OutputFlags, wf *WatchFlags, streams genericiooptions.IOStreams, view watchView) error {
+func runWatch(ctx context.Context, in *InputFlags, out *OutputFlags, wf *WatchFlags, streams genericiooptions.IOStreams, view watchView) error {
 	// main trades memory for CPU (GOGC=400) because a listing allocates
 	// mostly what it keeps and then ends; a watch runs on, allocating
 	// per batch, so the default pace of collection suits it better.
@@ -96,7 +104,7 @@ func runWatch(cmd *cobra.Command, in *InputFlags, out *OutputFlags, wf *WatchFla
 	w := watch.New(watch.Options{Client: client, Source: source, Notes: streams.ErrOut, Clock: wf.clock,
 		Cache: cache.Options{Profile: &profile}})
 	r := &watchRenderer{view: view, out: out, watchOnly: wf.WatchOnly, opts: out.TableOptions(streams.Out)}
-	return w.Run(cmd.Context(), streams.Out, r.render)
+	return w.Run(ctx, streams.Out, r.render)
 }
 
 // watchRenderer turns the model into the text of each batch.

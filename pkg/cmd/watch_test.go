@@ -18,6 +18,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"github.com/schedcache/kubectl-schedcache/internal/fakeapi"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
@@ -68,13 +69,17 @@ type watchRun struct {
 	done        chan int
 }
 
-// startWatch runs a command with --watch against the fake clientset.
-func startWatch(t *testing.T, cs *fake.Clientset, build func(genericiooptions.IOStreams, *fake.Clientset) *cobra.Command, args ...string) *watchRun {
+// startWatch runs a command with --watch against a fake API server serving
+// the fake clientset's objects (its writes reach the watch), connected with
+// --server as a user would, with an empty kubeconfig.
+func startWatch(t *testing.T, cs *fake.Clientset, build func(genericiooptions.IOStreams) *cobra.Command, args ...string) *watchRun {
 	t.Helper()
+	noKubeconfig(t)
+	srv := fakeapi.New(t, cs.Tracker(), "v1.36.3")
 	r := &watchRun{out: &lockedBuffer{}, errOut: &lockedBuffer{}, done: make(chan int, 1)}
-	cmd := build(genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: r.out, ErrOut: r.errOut}, cs)
+	cmd := build(genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: r.out, ErrOut: r.errOut})
 	cmd.SilenceUsage, cmd.SilenceErrors = true, true
-	cmd.SetArgs(args)
+	cmd.SetArgs(append([]string{"--server", srv.URL}, args...))
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
 	go func() {
@@ -87,12 +92,6 @@ func startWatch(t *testing.T, cs *fake.Clientset, build func(genericiooptions.IO
 		<-r.done
 	})
 	return r
-}
-
-func dumpWithClient(streams genericiooptions.IOStreams, cs *fake.Clientset) *cobra.Command {
-	o := NewDumpOptions(streams)
-	o.Input.clientForTest = cs
-	return newCmdDump(o)
 }
 
 func list(kv ...string) corev1.ResourceList {
@@ -120,7 +119,7 @@ func watchPod(name, nodeName, cpu string) *corev1.Pod {
 // changed rows, in the same columns; Ctrl-C exits 130.
 func TestDumpWatch(t *testing.T) {
 	cs := fake.NewClientset(watchNode("node-1", "4"), watchNode("node-2-with-a-long-name", "8"), watchPod("a", "node-1", "500m"))
-	r := startWatch(t, cs, dumpWithClient, "--watch")
+	r := startWatch(t, cs, NewCmdDump, "--watch")
 	waitFor(t, r.out, "NAME", "node-2-with-a-long-name", "2 nodes, 1 pod, 0 assumed, 0 pending\n")
 
 	if _, err := cs.CoreV1().Pods("default").Create(context.Background(), watchPod("b", "node-1", "1"), metav1.CreateOptions{}); err != nil {
@@ -150,12 +149,7 @@ func TestDumpWatch(t *testing.T) {
 // TestSnapshotWatchJSON: -o json prints CacheWatchEvent documents.
 func TestSnapshotWatchJSON(t *testing.T) {
 	cs := fake.NewClientset(watchNode("node-1", "4"), watchNode("node-2", "4"))
-	build := func(streams genericiooptions.IOStreams, cs *fake.Clientset) *cobra.Command {
-		o := NewSnapshotOptions(streams)
-		o.Input.clientForTest = cs
-		return newCmdSnapshot(o)
-	}
-	r := startWatch(t, cs, build, "--watch", "-o", "json")
+	r := startWatch(t, cs, NewCmdSnapshot, "--watch", "-o", "json")
 	waitFor(t, r.out, `"type": "Initial"`)
 	if _, err := cs.CoreV1().Pods("default").Create(context.Background(), watchPod("b", "node-2", "1"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -199,7 +193,7 @@ func TestDumpWatchWideColumns(t *testing.T) {
 	gpu := watchNode("gpu-1", "8")
 	gpu.Status.Allocatable["example.com/gpu"] = resource.MustParse("4")
 	cs := fake.NewClientset(gpu, watchNode("cpu-1", "4"))
-	r := startWatch(t, cs, dumpWithClient, "--watch", "-o", "wide")
+	r := startWatch(t, cs, NewCmdDump, "--watch", "-o", "wide")
 	waitFor(t, r.out, "EXAMPLE.COM/GPU", "2 nodes, 0 pods")
 	if _, err := cs.CoreV1().Pods("default").Create(context.Background(), watchPod("b", "cpu-1", "1"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -219,12 +213,7 @@ func TestDumpWatchWideColumns(t *testing.T) {
 // each batch carries the changed row and the total.
 func TestRequestedWatchYAML(t *testing.T) {
 	cs := fake.NewClientset(watchNode("node-1", "4"), watchNode("node-2", "4"))
-	build := func(streams genericiooptions.IOStreams, cs *fake.Clientset) *cobra.Command {
-		o := NewRequestedOptions(streams)
-		o.Input.clientForTest = cs
-		return newCmdRequested(o)
-	}
-	r := startWatch(t, cs, build, "--watch", "-o", "yaml")
+	r := startWatch(t, cs, NewCmdRequested, "--watch", "-o", "yaml")
 	waitFor(t, r.out, "type: Initial")
 	if _, err := cs.CoreV1().Pods("default").Create(context.Background(), watchPod("b", "node-2", "1"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
@@ -240,7 +229,7 @@ func TestRequestedWatchYAML(t *testing.T) {
 // pods only; the summary still counts every pod.
 func TestDumpWatchNamespace(t *testing.T) {
 	cs := fake.NewClientset(watchNode("node-1", "4"), watchPod("a", "node-1", "500m"))
-	r := startWatch(t, cs, dumpWithClient, "--watch", "-n", "other", "-o", "json")
+	r := startWatch(t, cs, NewCmdDump, "--watch", "-n", "other", "-o", "json")
 	waitFor(t, r.out, `"type": "Initial"`)
 	b := watchPod("b", "node-1", "1")
 	b.Namespace = "other"

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -49,6 +51,7 @@ type WhyOptions struct {
 	PodFile  string
 	Replicas int
 	genericiooptions.IOStreams
+	runContext
 }
 
 // NewWhyOptions returns WhyOptions with defaults.
@@ -61,7 +64,7 @@ func NewWhyOptions(streams genericiooptions.IOStreams) *WhyOptions {
 // NewCmdWhy returns the "why" subcommand.
 func NewCmdWhy(streams genericiooptions.IOStreams) *cobra.Command {
 	o := NewWhyOptions(streams)
-	cmd := &cobra.Command{
+	cmd := newDataCommand(&cobra.Command{
 		Use:   "why [POD...]",
 		Short: "Why pods are Pending: what kube-scheduler decides for each, and where it would put them",
 		Long: `Run kube-scheduler v1.36's own scheduling cycle (its framework and in-tree plugins,
@@ -78,18 +81,10 @@ cluster: preemption reports the pods it would evict.
 
 Exit codes: 0 every pod would be scheduled (or was skipped), 1 some pod is
 unschedulable or gated, 2 error.`,
-		Example: whyExample,
-		RunE: func(c *cobra.Command, args []string) error {
-			o.Pods = args
-			if err := o.Validate(); err != nil {
-				return usageError(err)
-			}
-			return o.Run(c)
-		},
+		Example:           whyExample,
+		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completePodNames(o.Input),
-	}
-	o.Input.AddFlags(cmd)
-	o.Output.AddFlags(cmd)
+	}, o.Input, o.Output, o)
 	cmd.Flags().Lookup("all-namespaces").Usage = "Every pending pod of the cluster, whatever its namespace"
 	cmd.Flags().StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file: profiles, plugin weights and arguments, percentageOfNodesToScore")
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "A Pod, Deployment, ReplicaSet, StatefulSet, Job, CronJob or DaemonSet: place its replicas one after the other and say how many fit, and where")
@@ -97,7 +92,16 @@ unschedulable or gated, 2 error.`,
 	return cmd
 }
 
-// Validate checks flag combinations.
+// Complete takes the POD arguments and has the input carry the objects
+// kube-scheduler's plugins read (from -f, or listed); f gives the live
+// connection.
+func (o *WhyOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, args []string) error {
+	o.Pods = args
+	o.Input.Objects = true
+	return completeIO(&o.runContext, o.Input, f, cmd)
+}
+
+// Validate checks flag combinations; it changes nothing.
 func (o *WhyOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
@@ -114,7 +118,6 @@ func (o *WhyOptions) Validate() error {
 	if o.Replicas < -1 {
 		return fmt.Errorf("--replicas must not be negative, got %d", o.Replicas)
 	}
-	o.Input.Objects = true // the objects the plugins read, from -f or listed
 	return nil
 }
 
@@ -122,21 +125,21 @@ func (o *WhyOptions) Validate() error {
 var errNotScheduled = errors.New("some pods would not be scheduled")
 
 // Run loads the cluster, evaluates the pods and prints the report.
-func (o *WhyOptions) Run(cmd *cobra.Command) error {
-	err := o.run(cmd)
+func (o *WhyOptions) Run() error {
+	err := o.run(o.context())
 	if err != nil && !errors.Is(err, errNotScheduled) && ExitCode(err) == ExitError {
 		return &exitError{code: ExitUsage, err: err}
 	}
 	return err
 }
 
-func (o *WhyOptions) run(cmd *cobra.Command) error {
+func (o *WhyOptions) run(ctx context.Context) error {
 	raiseMemoryLimitForDecisions()
 	cfg, err := o.schedulerConfig()
 	if err != nil {
 		return err
 	}
-	cluster, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	cluster, err := o.Input.Load(ctx, o.IOStreams)
 	if err != nil {
 		return err
 	}
@@ -145,7 +148,7 @@ func (o *WhyOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	if o.PodFile != "" {
-		return o.runReplicas(cmd, m, cluster.Objects, cfg)
+		return o.runReplicas(ctx, m, cluster.Objects, cfg)
 	}
 	targets, err := o.targets(m)
 	if err != nil {
@@ -154,7 +157,7 @@ func (o *WhyOptions) run(cmd *cobra.Command) error {
 	if len(targets) == 0 {
 		return nil
 	}
-	verdicts, err := o.evaluate(cmd, m, cluster.Objects, cfg, targets)
+	verdicts, err := o.evaluate(ctx, m, cluster.Objects, cfg, targets)
 	if err != nil {
 		return err
 	}
@@ -186,7 +189,7 @@ func (o *WhyOptions) schedulerConfig() (*decide.Config, error) {
 	return decide.LoadConfigFile(o.ConfigFile)
 }
 
-func (o *WhyOptions) evaluate(cmd *cobra.Command, m *model.Model, objects []runtime.Object, cfg *decide.Config, targets []*v1.Pod) ([]*decide.Verdict, error) {
+func (o *WhyOptions) evaluate(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config, targets []*v1.Pod) ([]*decide.Verdict, error) {
 	snap := cache.NewEmptySnapshot()
 	if err := m.Cache.UpdateSnapshot(snap); err != nil {
 		return nil, err
@@ -195,14 +198,14 @@ func (o *WhyOptions) evaluate(cmd *cobra.Command, m *model.Model, objects []runt
 		fmt.Fprintln(o.ErrOut, "warning: the configuration names scheduler extenders, which are not called: their filters and scores are missing")
 	}
 	warnMissing(o.ErrOut, targets, objects)
-	e, err := decide.New(cmd.Context(), decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: !o.showsNodes()})
+	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: !o.showsNodes()})
 	if err != nil {
 		return nil, err
 	}
 	defer e.Close()
 	out := make([]*decide.Verdict, 0, len(targets))
 	for _, p := range targets {
-		v, err := e.Evaluate(cmd.Context(), p)
+		v, err := e.Evaluate(ctx, p)
 		if err != nil {
 			return nil, fmt.Errorf("pod %s: %w", oneLine(p.Namespace+"/"+p.Name), err)
 		}

@@ -1,11 +1,11 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/spf13/cobra"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -22,7 +22,7 @@ import (
 // scheduler would place them, each assumed before the next. It stops at the
 // first replica that does not fit (the next ones, identical, would not
 // either), except for a DaemonSet, whose pods are each tied to a node.
-func (o *WhyOptions) runReplicas(cmd *cobra.Command, m *model.Model, objects []runtime.Object, cfg *decide.Config) error {
+func (o *WhyOptions) runReplicas(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config) error {
 	w, err := readPodFile(o.PodFile, o.In, o.Input.Limits(), o.ErrOut)
 	if err != nil {
 		return err
@@ -40,7 +40,7 @@ func (o *WhyOptions) runReplicas(cmd *cobra.Command, m *model.Model, objects []r
 	}
 	warnPriority(o, pods)
 	warnMissing(o.ErrOut, pods[:min(1, len(pods))], append(append([]runtime.Object{}, objects...), claims...))
-	verdicts, err := o.place(cmd, m, append(append([]runtime.Object{}, objects...), claims...), cfg, w, pods)
+	verdicts, err := o.place(ctx, m, append(append([]runtime.Object{}, objects...), claims...), cfg, w, pods)
 	if err != nil {
 		return err
 	}
@@ -62,15 +62,15 @@ func (o *WhyOptions) runReplicas(cmd *cobra.Command, m *model.Model, objects []r
 }
 
 // place runs the replicas' cycles in sequence over the model's cache.
-func (o *WhyOptions) place(cmd *cobra.Command, m *model.Model, objects []runtime.Object, cfg *decide.Config, w *decide.Workload, pods []*v1.Pod) ([]*decide.Verdict, error) {
-	seq, err := decide.NewSequence(cmd.Context(), m.Cache, decide.Input{Pending: m.Pending, Objects: objects, Config: cfg})
+func (o *WhyOptions) place(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config, w *decide.Workload, pods []*v1.Pod) ([]*decide.Verdict, error) {
+	seq, err := decide.NewSequence(ctx, m.Cache, decide.Input{Pending: m.Pending, Objects: objects, Config: cfg})
 	if err != nil {
 		return nil, err
 	}
 	defer seq.Close()
 	var out []*decide.Verdict
 	for _, p := range pods {
-		v, err := seq.Next(cmd.Context(), p)
+		v, err := seq.Next(ctx, p)
 		if err != nil {
 			return nil, fmt.Errorf("pod %s: %w", oneLine(p.Namespace+"/"+p.Name), err)
 		}
