@@ -8,18 +8,18 @@ COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -s -w -X $(PKG)/pkg/cmd.version=$(VERSION) -X $(PKG)/pkg/cmd.commit=$(COMMIT) -X $(PKG)/pkg/cmd.date=$(DATE)
 
-.PHONY: build test unit race vet golden bench example
+.PHONY: build test unit race vet golden bench example readme
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-schedcache
 
 # test is the README's test command. Its stages run in this order, each
 # timed (hack/run-stages.sh; .ci/run prints the timings at the end): static
-# checks (vet, lint), the unit tests with the race detector, each fuzz
-# target for FUZZTIME (hack/make/fuzz.mk), the hostile-input suite, the
-# end-to-end tests against real control-plane binaries (built from Go
-# modules on first use and cached by version), then the release packaging
-# checks.
-TEST_STAGES ?= vet lint race fuzz hostile e2e verify
+# checks (vet, lint), the unit tests with the race detector, the README
+# check (readme), each fuzz target for FUZZTIME (hack/make/fuzz.mk), the
+# hostile-input suite, the end-to-end tests against real control-plane
+# binaries (built from Go modules on first use and cached by version), then
+# the release packaging checks.
+TEST_STAGES ?= vet lint race readme fuzz hostile e2e verify
 test:
 	@MAKE="$(MAKE)" hack/run-stages.sh $(TEST_STAGES)
 
@@ -36,16 +36,31 @@ vet:
 	$(GO) vet ./...
 	$(GO) vet -tags e2e ./test/e2e/...
 	$(GO) vet -tags hostile ./test/hostile/...
+	cd hack/tools/krew && GOWORK=off $(GO) vet ./...
 	hack/verify-code-patterns.sh
 	hack/verify-go-mod.sh
 
 golden:
 	$(GO) test ./pkg/cmd/... ./pkg/cache/... -update
 
+# readme runs README.md's console blocks against the built plugin binary, as
+# kubectl runs it (make unit runs them in-process); go test ./test/readme/
+# -update rewrites their output, to review by eye.
+readme: build
+	SCHEDCACHE_README_PLUGIN=$(abspath $(BIN)) $(GO) test -count=1 ./test/readme/
+
 bench:
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./pkg/...
 
 example: build
 	./$(BIN) dump -f examples/cluster.yaml
+
+# The kubectl the install check and the live benchmarks run: by default the
+# one of the e2e control plane's Kubernetes release, built from source once
+# (make kubectl; a kubectl on PATH may be another release or a wrapper).
+# KUBECTL=/path/to/kubectl uses another.
+ifeq ($(origin KUBECTL),undefined)
+KUBECTL := $(shell hack/e2e-binaries.sh -print-dir)/kubectl
+endif
 
 -include hack/make/*.mk

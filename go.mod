@@ -3,6 +3,7 @@ module github.com/schedcache/kubectl-schedcache
 go 1.26.8
 
 require (
+	github.com/go-json-experiment/json v1.27.2
 	github.com/go-logr/logr v1.4.3
 	github.com/google/go-cmp v0.7.0
 	github.com/mattn/go-isatty v0.0.24

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Builds the real control-plane binaries the end-to-end tests run against:
 # kube-apiserver and kube-scheduler from k8s.io/kubernetes, and etcd from
-# go.etcd.io/etcd/server/v3, at the versions pinned in hack/tools/go.mod.
+# go.etcd.io/etcd/server/v3, at the versions pinned in hack/tools/go.mod; and
+# kubectl from the same Kubernetes release (the install check runs the plugin
+# through it, and the e2e tests use it where no kubectl is on PATH).
 #
 # Everything comes from the Go module proxy (no docker, no prebuilt
 # downloads). Binaries are cached in a directory keyed by the Kubernetes
 # version and an existing binary is never rebuilt, so only the first run pays
 # the cold build (kube-apiserver alone takes ~10 min and ~2 GB on 2 cores).
 #
-# Usage: hack/e2e-binaries.sh        (honours SCHEDCACHE_E2E_BIN_DIR)
+# Usage: hack/e2e-binaries.sh [NAME...]   (honours SCHEDCACHE_E2E_BIN_DIR)
+# NAMEs (kube-apiserver kube-scheduler etcd kubectl) build only those; none
+# builds all four. `hack/e2e-binaries.sh -print-dir` prints the directory.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,6 +32,10 @@ if [[ ! "$k8s_version" =~ ^v1\.([0-9]+)\.[0-9]+$ ]]; then
 fi
 k8s_minor="${BASH_REMATCH[1]}"
 bin_dir="${SCHEDCACHE_E2E_BIN_DIR:-$tools/bin/$k8s_version}"
+if [[ "${1:-}" == -print-dir ]]; then
+	echo "$bin_dir"
+	exit 0
+fi
 mkdir -p "$bin_dir"
 
 # Without these the binaries report v0.0.0, and the apiserver's /version
@@ -54,12 +62,18 @@ build() {
 	echo "e2e-binaries: built $name in $((SECONDS - start))s"
 }
 
-build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver "$k8s_ldflags"
-build kube-scheduler k8s.io/kubernetes/cmd/kube-scheduler "$k8s_ldflags"
-build etcd go.etcd.io/etcd/server/v3 "-s -w"
-# The live=file test exports with the real kubectl. Machines of this project
-# ship one; where none is on PATH, build it from the same release.
-if ! command -v kubectl >/dev/null 2>&1; then
-	build kubectl k8s.io/kubernetes/cmd/kubectl "$k8s_ldflags"
+names=("$@")
+if ((${#names[@]} == 0)); then
+	names=(kube-apiserver kube-scheduler etcd kubectl)
 fi
+for name in "${names[@]}"; do
+	case "$name" in
+	kube-apiserver | kube-scheduler | kubectl) build "$name" "k8s.io/kubernetes/cmd/$name" "$k8s_ldflags" ;;
+	etcd) build etcd go.etcd.io/etcd/server/v3 "-s -w" ;;
+	*)
+		echo "e2e-binaries: unknown binary $name (want kube-apiserver, kube-scheduler, etcd or kubectl)" >&2
+		exit 2
+		;;
+	esac
+done
 echo "e2e-binaries: binaries in $bin_dir"

@@ -5,8 +5,8 @@
 #     v0.X.Y), so pkg/decide builds against the same code as that release;
 #   - hack/tools (which builds the e2e control plane) pins the same release,
 #     so the e2e scheduler and our decision engine are the same code;
-#   - `go mod tidy` changes nothing, here and in hack/krew (a module of its
-#     own).
+#   - `go mod tidy` changes nothing, here and in hack/tools/krew (a module of
+#     its own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOWORK=off
@@ -44,8 +44,8 @@ if ! cmp -s go.mod /tmp/verify-go-mod.$$.mod || ! cmp -s go.sum /tmp/verify-go-m
 	diff /tmp/verify-go-mod.$$.mod go.mod >&2 || true
 	exit 1
 fi
-if ! (cd hack/krew && go mod tidy -diff); then
-	echo "verify-go-mod: go mod tidy changes hack/krew/go.mod or go.sum; run it there and commit the result" >&2
+if ! (cd hack/tools/krew && go mod tidy -diff); then
+	echo "verify-go-mod: go mod tidy changes hack/tools/krew/go.mod or go.sum; run it there and commit the result" >&2
 	exit 1
 fi
 echo "verify-go-mod: ok (k8s.io/kubernetes $version, $(echo "$got" | wc -l) staging replaces)"

@@ -7,6 +7,12 @@
 #   make bench-files    file mode at scale: gen-cluster writes a cluster, then
 #                       `dump -f`, `dump -o json -f` and `requested -f` run under /usr/bin/time
 #                       (peak RSS, wall time), BENCH_FILES_RUNS times each
+#   make bench-baseline file mode against kube-scheduler's own cache code:
+#                       hack/upstream-baseline (k8s.io/kubernetes v1.36.3's
+#                       scheduler cache fed the bench-files cluster with
+#                       client-go's decoder and AddNode/AddPod) and `dump -f`,
+#                       alternated, BENCH_FILES_RUNS times each under
+#                       /usr/bin/time, then the ratio of the median walls
 #   make bench-why      `why` at scale on the bench-files cluster, in one run:
 #                       `dump -f` (the load alone, the baseline), `why POD -f`
 #                       (one pending pod) and `why -A -f` (every pending pod)
@@ -64,7 +70,6 @@ BENCH_LIVE_FLAGS ?=
 # Where hack/e2e-binaries.sh puts the control-plane binaries.
 BENCH_K8S_VERSION := $(shell awk '$$1 == "k8s.io/kubernetes" { print $$2; exit }' hack/tools/go.mod)
 BENCH_BIN_DIR := $(or $(SCHEDCACHE_E2E_BIN_DIR),$(CURDIR)/hack/tools/bin/$(BENCH_K8S_VERSION))
-KUBECTL ?= $(BENCH_BIN_DIR)/kubectl
 TIME ?= /usr/bin/time
 
 BENCH_WATCH_RATE ?= 100
@@ -74,18 +79,6 @@ BENCH_WATCH_DURATION ?= 60s
 BENCH_PROGRESS_FLAGS ?=
 
 .PHONY: bench-files bench-why bench-live bench-live-5k bench-progress bench-watch
-
-# kubectl of the apiserver's release, built like hack/e2e-binaries.sh builds
-# the control plane (which builds one only when none is on PATH).
-$(BENCH_BIN_DIR)/kubectl:
-	@mkdir -p $(@D)
-	cd hack/tools && GOWORK=off CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" $(GO) build -trimpath \
-		-ldflags "-s -w -X k8s.io/component-base/version.gitVersion=$(BENCH_K8S_VERSION) \
-		-X k8s.io/component-base/version.gitMajor=1 \
-		-X k8s.io/component-base/version.gitMinor=$(word 2,$(subst ., ,$(BENCH_K8S_VERSION))) \
-		-X k8s.io/component-base/version.gitTreeState=clean" \
-		-o $@.tmp k8s.io/kubernetes/cmd/kubectl
-	mv -f $@.tmp $@
 
 $(BENCH_FILE):
 	@mkdir -p $(@D)
@@ -108,6 +101,26 @@ BENCH_WHY = $(TIME) -f "$$cmd -f: %e s wall, %U s user, %S s sys, %M KiB peak RS
 	>$(BENCH_FILES_DIR)/stdout 2>$(BENCH_FILES_DIR)/stderr; rc=$$?; \
 	[ $$rc -le 1 ] && ! grep -q "^error" $(BENCH_FILES_DIR)/stderr || { cat $(BENCH_FILES_DIR)/stderr; exit 1; }; \
 	tail -n 1 $(BENCH_FILES_DIR)/stderr
+
+UPSTREAM_BASELINE := bin/upstream-baseline
+
+.PHONY: bench-baseline
+bench-baseline: build $(BENCH_FILE)
+	@test -x $(TIME) || { echo "$(TIME) is missing: apt-get install time"; exit 1; }
+	$(GO) build -o $(UPSTREAM_BASELINE) ./hack/upstream-baseline
+	@ls -l $(BENCH_FILE)
+	@rm -f $(BENCH_FILES_DIR)/baseline.walls $(BENCH_FILES_DIR)/dump.walls; \
+	for i in $$(seq $(BENCH_FILES_RUNS)); do \
+		$(TIME) -f "%e s wall, %U s user, %S s sys, %M KiB peak RSS" -o $(BENCH_FILES_DIR)/time ./$(UPSTREAM_BASELINE) $(BENCH_FILE) >$(BENCH_FILES_DIR)/stdout || exit 1; \
+		echo "upstream-baseline: $$(cat $(BENCH_FILES_DIR)/time)  ($$(cat $(BENCH_FILES_DIR)/stdout))"; \
+		cut -d' ' -f1 $(BENCH_FILES_DIR)/time >>$(BENCH_FILES_DIR)/baseline.walls; \
+		$(TIME) -f "%e s wall, %U s user, %S s sys, %M KiB peak RSS" -o $(BENCH_FILES_DIR)/time ./$(BIN) dump -f $(BENCH_FILE) >/dev/null 2>$(BENCH_FILES_DIR)/stderr || { cat $(BENCH_FILES_DIR)/stderr; exit 1; }; \
+		echo "dump -f:           $$(cat $(BENCH_FILES_DIR)/time)"; \
+		cut -d' ' -f1 $(BENCH_FILES_DIR)/time >>$(BENCH_FILES_DIR)/dump.walls; \
+	done; \
+	median() { sort -n "$$1" | awk '{ v[NR] = $$1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }; \
+	b=$$(median $(BENCH_FILES_DIR)/baseline.walls); d=$$(median $(BENCH_FILES_DIR)/dump.walls); \
+	echo "median wall: upstream-baseline $$b s, dump -f $$d s, ratio dump/baseline $$(awk -v d=$$d -v b=$$b 'BEGIN { printf "%.2f", d / b }')"
 
 bench-why: build $(BENCH_FILE)
 	@test -x $(TIME) || { echo "$(TIME) is missing: apt-get install time"; exit 1; }

@@ -1,24 +1,36 @@
-# Release packaging (included by the top Makefile).
+# Release packaging (included by the top Makefile). docs/RELEASING.md has the
+# whole procedure.
 #
-#   make dist            GoReleaser snapshot: archives + checksums.txt in dist/
-#   make release         GoReleaser `release --clean` (CI, on a v* tag; needs GITHUB_TOKEN)
-#   make krew-manifest   render krew/schedcache.yaml for the dist/ archives
-#                        into dist/krew/schedcache.yaml
-#   make verify-krew     test the manifest checker, then check the rendered
-#                        manifest and every archive against the krew-index rules
-#   make install-check   install the host's archive like krew does and run the
-#                        plugin and its completion through the real kubectl
-#   make verify          all of the above checks (verify-krew, install-check)
+#   make dist            GoReleaser snapshot of all six os/arch targets:
+#                        archives, checksums.txt and the krew manifest
+#                        dist/krew/schedcache.yaml in dist/ (never publishes)
+#   make dist-host       the same for this machine's os/arch only (what
+#                        `make test` builds: one target instead of six)
+#   make release VERSION=vX.Y.Z
+#                        a versioned release into dist/ (archives, checksums,
+#                        krew manifest); publishes the GitHub release only
+#                        when GITHUB_TOKEN is set (CI, on the vX.Y.Z tag)
+#   make verify-krew     validate-krew-manifest (krew-index's CI check) on
+#                        dist/krew/schedcache.yaml as it is, downloading the
+#                        archives from its uri fields (after publishing)
+#   make install-check   the krew-index check and a real `kubectl krew
+#                        install` of dist/ through a local index, all offline
+#                        (hack/install-check.sh), then the plugin and its
+#                        completion through kubectl's plugin discovery
+#   make verify          the checks `make test` runs (install-check)
 #
-# krew-manifest, verify-krew and install-check reuse an existing dist/ (they
-# run `make dist` only when dist/metadata.json is missing); run `make dist`
-# again after changing the code.
+# install-check and verify-krew reuse an existing dist/ (full or host-only)
+# and run `make dist-host` only when dist/metadata.json is missing; run
+# `make dist` or `make dist-host` again after changing the code.
 #
-# GoReleaser is built from source at the version pinned in
-# hack/tools/goreleaser/go.mod (a `tool` directive) into hack/tools/bin, which
-# is gitignored. The file name carries the version and a hash of go.sum, not
-# file times, so the binary is built once per pin (also when restored from a
-# CI cache after a fresh checkout) and every later `make dist` reuses it.
+# Tools, all built from source once per pin into hack/tools/bin (gitignored),
+# under names that carry the version (and a hash of go.sum), so a later run,
+# or a CI cache restored after a fresh checkout, reuses them:
+#   - GoReleaser, pinned in hack/tools/goreleaser/go.mod (a `tool` directive);
+#   - krew and validate-krew-manifest, pinned in hack/tools/krew/go.mod, with
+#     that module's fileserver;
+#   - kubectl (KUBECTL, see hack/make/e2e.mk) from the k8s.io/kubernetes
+#     release of hack/tools/go.mod, built next to the e2e control plane.
 
 DIST_DIR := dist
 GORELEASER_MOD := hack/tools/goreleaser
@@ -28,16 +40,16 @@ GORELEASER := hack/tools/bin/goreleaser-$(GORELEASER_VERSION)-$(GORELEASER_SUM)
 # Extra flags, e.g. GORELEASER_FLAGS=--parallelism=1 on a busy machine.
 GORELEASER_FLAGS ?=
 
-KREW_TEMPLATE := krew/schedcache.yaml
-KREW_MANIFEST := $(DIST_DIR)/krew/schedcache.yaml
-# uri fields of the rendered manifest: "release" writes the GitHub release
-# URLs (what krew-release-bot submits; sha256 from the local archives), "file"
-# writes file:// URIs of the local archives.
-KREW_URI ?= release
-# The krew tools are a separate module (hack/krew/go.mod).
-KREW_GO := cd hack/krew && GOWORK=off $(GO)
+KREW_MOD := hack/tools/krew
+KREW_VERSION := $(shell awk '$$1 == "sigs.k8s.io/krew" { print $$2; exit }' $(KREW_MOD)/go.mod)
+KREW_SUM := $(shell cat $(KREW_MOD)/go.sum $(KREW_MOD)/fileserver/main.go 2>/dev/null | git hash-object --stdin | cut -c1-12)
+# A directory: kubectl-krew (the name kubectl's plugin discovery needs),
+# validate-krew-manifest and fileserver.
+KREW_TOOLS := hack/tools/bin/krew-$(KREW_VERSION)-$(KREW_SUM)
 
-.PHONY: goreleaser dist release krew-manifest verify-krew install-check verify
+KREW_MANIFEST := $(DIST_DIR)/krew/schedcache.yaml
+
+.PHONY: goreleaser krew-tools dist dist-host release verify-krew install-check verify
 
 goreleaser: $(GORELEASER)
 
@@ -50,6 +62,19 @@ $(GORELEASER):
 		-o $(CURDIR)/$@.tmp github.com/goreleaser/goreleaser/v2
 	mv $@.tmp $@
 
+krew-tools: $(KREW_TOOLS)
+
+$(KREW_TOOLS):
+	@test -n "$(KREW_VERSION)" -a -n "$(KREW_SUM)" || { echo "cannot read the krew pin in $(KREW_MOD)"; exit 1; }
+	rm -rf $(filter-out $@,$(wildcard hack/tools/bin/krew-*)) $@.tmp
+	@mkdir -p $@.tmp
+	cd $(KREW_MOD) && GOWORK=off CGO_ENABLED=0 $(GO) build -mod=readonly -trimpath \
+		-ldflags "-s -w -X sigs.k8s.io/krew/internal/version.gitTag=$(KREW_VERSION)" \
+		-o $(CURDIR)/$@.tmp/kubectl-krew sigs.k8s.io/krew/cmd/krew
+	cd $(KREW_MOD) && GOWORK=off CGO_ENABLED=0 $(GO) build -mod=readonly -trimpath -ldflags "-s -w" \
+		-o $(CURDIR)/$@.tmp/ sigs.k8s.io/krew/cmd/validate-krew-manifest ./fileserver
+	mv $@.tmp $@
+
 # GoReleaser reads the remote URL from git; without one (a local clone that was
 # never pushed) a snapshot silently falls back to commit "none" and a zero
 # date. Give this process the project's URL through git's environment config
@@ -59,28 +84,49 @@ DIST_GIT_ENV = $(if $(shell git ls-remote --get-url 2>/dev/null),,GIT_CONFIG_COU
 
 dist: $(GORELEASER)
 	$(DIST_GIT_ENV) $(GORELEASER) release --snapshot --clean $(GORELEASER_FLAGS)
-	@ls -l $(DIST_DIR)/*.tar.gz $(DIST_DIR)/*.zip $(DIST_DIR)/checksums.txt
+	@ls -l $(DIST_DIR)/*.tar.gz $(DIST_DIR)/*.zip $(DIST_DIR)/checksums.txt $(KREW_MANIFEST)
 
+# GoReleaser's --single-target exists for `build` only, not for `release`
+# (which makes the archives and the krew manifest), so dist-host runs release
+# on a copy of the configuration whose goos/goarch lists name only this
+# machine's platform. Everything else (archive names, ldflags, the manifest)
+# is the release configuration's.
+HOST_GOOS = $(shell $(GO) env GOOS)
+HOST_GOARCH = $(shell $(GO) env GOARCH)
+dist-host: $(GORELEASER)
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	sed -e 's/^    goos: \[.*\]$$/    goos: [$(HOST_GOOS)]/' -e 's/^    goarch: \[.*\]$$/    goarch: [$(HOST_GOARCH)]/' \
+		.goreleaser.yaml >"$$tmp/.goreleaser.yaml"; \
+	test "$$(grep -cE '^    go(os|arch): \[[a-z0-9]+\]$$' "$$tmp/.goreleaser.yaml")" = 2 || \
+		{ echo "dist-host: cannot narrow goos/goarch in .goreleaser.yaml"; exit 1; }; \
+	echo "$(GORELEASER) release --snapshot --clean -f <.goreleaser.yaml for $(HOST_GOOS)/$(HOST_GOARCH) only> $(GORELEASER_FLAGS)"; \
+	$(DIST_GIT_ENV) $(GORELEASER) release --snapshot --clean -f "$$tmp/.goreleaser.yaml" $(GORELEASER_FLAGS)
+	@ls -l $(DIST_DIR)/*.tar.gz $(DIST_DIR)/checksums.txt $(KREW_MANIFEST)
+
+# release: VERSION must be a release version (vX.Y.Z or vX.Y.Z-pre), given on
+# the command line or, on a clean checkout of a tag, by hack/version.sh.
+# GoReleaser takes it as the tag (GORELEASER_CURRENT_TAG). Without
+# GITHUB_TOKEN nothing is published (--skip=publish,announce,validate: the
+# tag need not exist yet, so a release can be rehearsed on any commit); with
+# it, GoReleaser's own checks apply (clean tree, the tag at HEAD) and the
+# archives and checksums.txt go to the GitHub release.
 release: $(GORELEASER)
-	$(GORELEASER) release --clean $(GORELEASER_FLAGS)
+	@echo "$(VERSION)" | grep -qE '^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$$' || \
+		{ echo "release: VERSION=$(VERSION) is not a release version; use make release VERSION=vX.Y.Z"; exit 2; }
+	$(if $(GITHUB_TOKEN),,$(DIST_GIT_ENV)) GORELEASER_CURRENT_TAG=$(VERSION) \
+		$(GORELEASER) release --clean $(if $(GITHUB_TOKEN),,--skip=publish,announce,validate) $(GORELEASER_FLAGS)
+	@ls -l $(DIST_DIR)/*.tar.gz $(DIST_DIR)/*.zip $(DIST_DIR)/checksums.txt $(KREW_MANIFEST)
 
 $(DIST_DIR)/metadata.json:
-	$(MAKE) dist
+	$(MAKE) dist-host
 
-krew-manifest: $(DIST_DIR)/metadata.json
-	$(KREW_GO) run ./render -template $(CURDIR)/$(KREW_TEMPLATE) \
-		-metadata $(CURDIR)/$(DIST_DIR)/metadata.json -archive-dir $(CURDIR)/$(DIST_DIR) \
-		-uri $(KREW_URI) -o $(CURDIR)/$(KREW_MANIFEST)
+verify-krew: $(DIST_DIR)/metadata.json $(KREW_TOOLS) $(KUBECTL)
+	PATH="$(CURDIR)/$(KREW_TOOLS):$(dir $(abspath $(KUBECTL))):$$PATH" \
+		$(KREW_TOOLS)/validate-krew-manifest -manifest $(KREW_MANIFEST)
 
-verify-krew: krew-manifest
-	@out=$$(cd hack/krew && gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed in hack/krew:"; echo "$$out"; exit 1; fi
-	$(KREW_GO) vet ./...
-	$(KREW_GO) test -count=1 ./...
-	$(KREW_GO) run ./verify -manifest $(CURDIR)/$(KREW_MANIFEST) -archive-dir $(CURDIR)/$(DIST_DIR) \
-		-artifacts $(CURDIR)/$(DIST_DIR)/artifacts.json -checksums $(CURDIR)/$(DIST_DIR)/checksums.txt
-
-install-check: krew-manifest
-	bash hack/install-check.sh $(KREW_MANIFEST) $(DIST_DIR)
+install-check: $(DIST_DIR)/metadata.json $(KREW_TOOLS) $(KUBECTL)
+	KUBECTL=$(abspath $(KUBECTL)) KREW_TOOLS=$(abspath $(KREW_TOOLS)) \
+		bash hack/install-check.sh $(KREW_MANIFEST) $(DIST_DIR)
 
 # Prerequisite only, so other hack/make/*.mk files can add to `verify` too.
-verify: verify-krew install-check
+verify: install-check

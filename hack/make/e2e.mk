@@ -1,9 +1,10 @@
 # End-to-end tests against real control-plane binaries (included by the top
 # Makefile).
 #
-#   make e2e-binaries   build etcd, kube-apiserver and kube-scheduler from Go
-#                       modules into hack/tools/bin/<k8s version>/ (first run
-#                       ~15 min on 2 cores; later runs reuse the binaries)
+#   make e2e-binaries   build etcd, kube-apiserver, kube-scheduler and kubectl
+#                       from Go modules into hack/tools/bin/<k8s version>/
+#                       (first run ~15 min on 2 cores; later runs reuse them)
+#   make kubectl        only kubectl (the install check and bench-live use it)
 #   make e2e            the above, the plugin, then the e2e tests
 #   make e2e-vet        vet the e2e tests (their build tag keeps them out of
 #                       `go vet ./...`)
@@ -25,9 +26,16 @@ E2E_FLAGS ?=
 # the 2-core CI machine; E2E_PARALLEL=2 tries it.
 E2E_PARALLEL ?= 1
 
-.PHONY: e2e e2e-binaries e2e-vet e2e-go-mod
+.PHONY: e2e e2e-binaries e2e-vet e2e-go-mod kubectl
 e2e-binaries:
 	hack/e2e-binaries.sh
+
+# kubectl (KUBECTL, defined in the top Makefile): the apiserver's own release,
+# built once next to the control-plane binaries.
+kubectl: $(KUBECTL)
+
+$(KUBECTL):
+	hack/e2e-binaries.sh kubectl
 
 e2e: e2e-binaries
 	$(MAKE) build

@@ -52,6 +52,8 @@ type cacheImpl struct {
 	p        Profile
 	gen      *GenerationCounter
 	observer Observer
+	// requests memoizes p.PodResource by the pod's request inputs.
+	requests *requestsMemo
 	// events collects transitions under the lock; see unlockAndNotify.
 	events []Transition
 
@@ -78,6 +80,7 @@ func New(opts Options) Cache {
 		nodes:       map[string]*nodeInfoListItem{},
 		nodeTree:    NewNodeTree(nil),
 		imageStates: map[string]*ImageStateSummary{},
+		requests:    newRequestsMemo(),
 	}
 	if c.clock == nil {
 		c.clock = clock.RealClock{}

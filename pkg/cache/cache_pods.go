@@ -253,7 +253,7 @@ func (c *cacheImpl) addPod(key string, pod *v1.Pod, assumed bool) {
 	if !ok {
 		item = c.newItem(pod.Spec.NodeName)
 	}
-	item.info.addPodInfo(newPodInfo(pod, &c.p), &c.p, c.gen)
+	item.info.addPodInfo(&PodInfo{Pod: pod, Resource: c.requests.podResource(pod, &c.p)}, &c.p, c.gen)
 	c.moveNodeInfoToHead(pod.Spec.NodeName)
 	c.podStates[key] = &podState{pod: pod}
 	if assumed {

@@ -50,6 +50,9 @@ func TestCompletionFlags(t *testing.T) {
 		{[]string{"__complete", "requested", "--sort-by", "non"}, "non-zero-cpu\nnon-zero-memory\n:4\n"},
 		{[]string{"__complete", "requested", "--sort-by", "cpu"}, "cpu\ncpu%\ncpu-free\n:4\n"},
 		{[]string{"__complete", "requested", "--columns", "name,pods-"}, "name,pods-free\n:4\n"},
+		{[]string{"__complete", "requested", "--pods", "--sort-by", "n"}, "namespace\nname\nnode\nnon-zero-cpu\nnon-zero-memory\n:4\n"},
+		{[]string{"__complete", "requested", "--by", "namespace", "--sort-by", "n"}, "namespace\nnodes\nnon-zero-cpu\nnon-zero-memory\n:4\n"},
+		{[]string{"__complete", "requested", "--by", ""}, "node\nnamespace\n:4\n"},
 		{[]string{"__complete", "dump", "--columns", "name,z"}, "name,zone\n:4\n"},
 		{[]string{"__complete", "snapshot", "--sort-by", "z"}, "zone\n:4\n"},
 		{[]string{"__complete", "dump", "--kube-version", "v1.3"}, "v1.18\nv1.19\nv1.20\nv1.21\nv1.22\nv1.23\nv1.24\nv1.25\nv1.26\nv1.27\nv1.28\nv1.29\nv1.30\nv1.31\nv1.32\nv1.33\nv1.34\nv1.35\nv1.36\n:4\n"}, // the shell filters by prefix

@@ -103,6 +103,11 @@ func TestGolden(t *testing.T) {
 		{"extended-dump-custom-columns.txt", []string{"dump", "-f", fixture("extended"), "-o", customColumns}, 0},
 		{"terminal-dump-node.txt", []string{"dump", "-f", fixture("terminal"), "--node", "n1"}, 0},
 		{"terminal-dump-jsonpath.txt", []string{"dump", "-f", fixture("terminal"), "-o", `jsonpath={range .nodes[*].pods[*]}{.name}{"\t"}{.state}{"\t"}{.terminating}{"\n"}{end}`}, 0},
+		{"views-requested-pods-limits.txt", []string{"requested", "-f", fixture("views"), "--pods", "--limits"}, 0},
+		{"views-requested-pods.csv", []string{"requested", "-f", fixture("views"), "--pods", "-n", "apps", "-o", "csv", "--sort-by", "cpu"}, 0},
+		{"views-requested-by-namespace.txt", []string{"requested", "-f", fixture("views"), "--by", "namespace"}, 0},
+		{"views-requested-limits.csv", []string{"requested", "-f", fixture("views"), "--limits", "-o", "csv", "--resources", "cpu,memory"}, 0},
+		{"views-requested-taint-limits.txt", []string{"requested", "-f", fixture("views"), "--taint", "gpu=true:NoSchedule", "--limits"}, 0},
 		{"next-nodes-cycles.txt", []string{"next-nodes", "-f", "testdata/clusters/many-nodes.yaml", "--cycles", "4"}, 0},
 	}
 	for _, tc := range tests {

@@ -195,3 +195,26 @@ func TestHelpExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestNoPodsSelected: every command that lists pods says what kubectl get
+// says when a namespace or selector matches none: "No resources found in
+// NS namespace." (all namespaces: "No resources found") on stderr, nothing
+// on stdout, exit 0.
+func TestNoPodsSelected(t *testing.T) {
+	noKubeconfig(t)
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"why", "-f", simCluster, "-n", "empty"}, "No resources found in empty namespace.\n"},
+		{[]string{"why", "-f", fixture("placeholder"), "-A"}, "No resources found\n"},
+		{[]string{"simulate", "-f", simCluster, "--pending", "-n", "empty"}, "No resources found in empty namespace.\n"},
+		{[]string{"simulate", "-f", simCluster, "--pending", "-n", "apps", "-l", "app=nope"}, "No resources found in apps namespace.\n"},
+		{[]string{"simulate", "-f", simCluster, "--pending", "-A", "-l", "app=nope"}, "No resources found\n"},
+	} {
+		r := run(t, "", tc.args...)
+		if r.code != 0 || r.stdout != "" || r.stderr != tc.stderr {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0, no stdout, stderr %q", tc.args, r.code, r.stdout, r.stderr, tc.stderr)
+		}
+	}
+}

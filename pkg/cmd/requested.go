@@ -36,7 +36,15 @@ var requestedExample = `  # Requested, allocatable and free resources per node, 
   kubectl schedcache requested --pod default/web-7d4b9
 
   # Follow requested resources as pods come and go (changed rows and the total)
-  kubectl schedcache requested -w`
+  kubectl schedcache requested -w
+
+  # Every pod's requests on its node, biggest first; per-namespace totals with limits
+  kubectl schedcache requested --pods -n shop --sort-by cpu
+  kubectl schedcache requested --by namespace --limits
+
+  # Only cordoned nodes; only nodes with a NoSchedule taint of key dedicated
+  kubectl schedcache requested --cordoned
+  kubectl schedcache requested --taint dedicated:NoSchedule`
 
 // RequestedOptions drive "requested".
 type RequestedOptions struct {
@@ -46,18 +54,49 @@ type RequestedOptions struct {
 	PodFile  string
 	Pod      string
 	Watch    *WatchFlags
+	// The rows: per node (default), per pod (Pods), per namespace (By).
+	Pods bool
+	By   string
+	// PodSelector chooses the pods of --pods and --by namespace by label.
+	PodSelector string
+	// Node filters besides Selector.
+	Taints      []string
+	Untainted   bool
+	Cordoned    bool
+	Schedulable bool
+	// Limits adds the limits alongside the requests.
+	Limits bool
 	genericiooptions.IOStreams
 	runContext
 
-	selector labels.Selector
+	selector    labels.Selector
+	podSelector labels.Selector
+	taints      []views.TaintFilter
 }
+
+// Values of --by.
+const (
+	byNode      = "node"
+	byNamespace = "namespace"
+)
 
 // NewRequestedOptions returns RequestedOptions with defaults.
 func NewRequestedOptions(streams genericiooptions.IOStreams) *RequestedOptions {
-	return &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources().withTable(func(t printers.TableOptions) (*printers.Table, error) {
+	o := &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources(), Watch: NewWatchFlags(), By: byNode, IOStreams: streams}
+	// The table of the view the flags parsed so far choose, for the
+	// completion of --sort-by and --columns.
+	o.Output.withTable(func(t printers.TableOptions) (*printers.Table, error) {
 		// The resources every node has; scalar ones depend on the cluster.
-		return printers.RequestedTable(&v1alpha1.RequestedReport{Resources: []string{"cpu", "memory", "ephemeral-storage", "pods"}}, t)
-	}), Watch: NewWatchFlags(), IOStreams: streams}
+		empty := &v1alpha1.RequestedReport{Resources: []string{"cpu", "memory", "ephemeral-storage", "pods"}}
+		switch {
+		case o.Pods:
+			return printers.RequestedPodsTable(empty, t)
+		case o.By == byNamespace:
+			return printers.RequestedNamespacesTable(empty, t)
+		}
+		return printers.RequestedTable(empty, t)
+	})
+	return o
 }
 
 // NewCmdRequested returns the "requested" subcommand.
@@ -74,12 +113,31 @@ func newCmdRequested(o *RequestedOptions) *cobra.Command {
 resize), against allocatable, with the free amount and percentage for cpu,
 memory, ephemeral-storage, pods and every extended or hugepages resource.
 
+--pods prints a row per pod instead: its requests as the scheduler adds them to
+its node (so a node's pods sum to its row), chosen by -n/-A and --pod-selector.
+--by namespace sums them per namespace: each pod counted once, on the node it
+is bound to, over every selected node (there is no allocatable, so no
+percentage). --limits adds the limits (component-helpers resource.PodLimits;
+a container without a limit adds nothing). -l, --taint, --untainted,
+--cordoned and --schedulable choose the nodes shown, in every view, and never
+change a node's own numbers.
+
 With --pod or --pod-file, a FITS column says whether that pod fits each node by
 resources the way the NodeResourcesFit filter decides, and the exit code tells
 whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 		Example: requestedExample,
 	}, o.Input, o.Output, o)
-	cmd.Flags().StringVarP(&o.Selector, "selector", "l", o.Selector, "Only nodes matching this label selector")
+	fl := cmd.Flags()
+	fl.StringVarP(&o.Selector, "selector", "l", o.Selector, "Only nodes matching this label selector (node labels, in every view)")
+	fl.StringSliceVar(&o.Taints, "taint", o.Taints, "Only nodes with a taint matching KEY[=VALUE][:EFFECT] (repeat or comma-separate: every one must match)")
+	fl.BoolVar(&o.Untainted, "untainted", o.Untainted, "Only nodes without any taint")
+	fl.BoolVar(&o.Cordoned, "cordoned", o.Cordoned, "Only cordoned nodes (spec.unschedulable: SchedulingDisabled in kubectl get nodes)")
+	fl.BoolVar(&o.Schedulable, "schedulable", o.Schedulable, "Only nodes that are not cordoned")
+	fl.BoolVar(&o.Pods, "pods", o.Pods, "One row per pod of the selected nodes (in the namespace of -n, all without it): its requests as the scheduler counts them on its node")
+	fl.StringVar(&o.By, "by", o.By, "Rows per node, or per namespace: the sum of the requests of the namespace's pods on the selected nodes, each pod counted once on its node, whatever node (no allocatable, no percentage)")
+	fl.StringVar(&o.PodSelector, "pod-selector", o.PodSelector, "With --pods or --by namespace: only pods matching this label selector (pod labels)")
+	fl.BoolVar(&o.Limits, "limits", o.Limits, "Show limits alongside requests: per resource a RES-LIMITS column (a node's: the sum of its pods' limits against allocatable)")
+	_ = cmd.RegisterFlagCompletionFunc("by", cobra.FixedCompletions([]string{byNode, byNamespace}, cobra.ShellCompDirectiveNoFileComp))
 	o.Watch.AddFlags(cmd)
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "Check whether the pod in this manifest fits each node")
 	cmd.Flags().StringVar(&o.Pod, "pod", o.Pod, "Check whether this pod (NAMESPACE/NAME, or NAME in the current namespace) of the input fits each node")
@@ -87,9 +145,10 @@ whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 	return cmd
 }
 
-// Complete derives the node selector, the input (the objects the Filter
-// plugins read when a pod is fitted) and the watch settings; f gives the
-// live connection. It returns an error for a selector that does not parse.
+// Complete derives the node and pod selectors, the taint filters, the
+// input (the objects the Filter plugins read when a pod is fitted) and the
+// watch settings; f gives the live connection. It returns an error for a
+// selector or taint that does not parse.
 func (o *RequestedOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, _ []string) error {
 	o.Watch.Complete(cmd)
 	if err := completeIO(&o.runContext, o.Input, f, cmd); err != nil {
@@ -100,6 +159,17 @@ func (o *RequestedOptions) Complete(f genericclioptions.RESTClientGetter, cmd *c
 		return fmt.Errorf("invalid --selector %q: %w", o.Selector, err)
 	}
 	o.selector = sel
+	if o.podSelector, err = labels.Parse(o.PodSelector); err != nil {
+		return fmt.Errorf("invalid --pod-selector %q: %w", o.PodSelector, err)
+	}
+	o.taints = nil
+	for _, t := range o.Taints {
+		f, err := views.ParseTaintFilter(t)
+		if err != nil {
+			return fmt.Errorf("--taint: %w", err)
+		}
+		o.taints = append(o.taints, f)
+	}
 	o.Input.Objects = o.fitting()
 	return nil
 }
@@ -112,11 +182,39 @@ func (o *RequestedOptions) Validate() error {
 	if o.Pod != "" && o.PodFile != "" {
 		return errors.New("--pod and --pod-file cannot be used together")
 	}
+	if err := o.validateViews(); err != nil {
+		return err
+	}
 	if o.Watch.Watch && o.fitting() {
 		return errors.New("--watch does not combine with --pod or --pod-file")
 	}
+	if o.Watch.Watch && (o.podRows() || o.Limits) {
+		return errors.New("--watch does not combine with --pods, --by namespace or --limits")
+	}
 	return o.Watch.Validate(o.Input)
 }
+
+// validateViews checks the view and node filter flags.
+func (o *RequestedOptions) validateViews() error {
+	switch {
+	case o.By != byNode && o.By != byNamespace:
+		return fmt.Errorf("invalid --by %q: valid values are %s, %s", o.By, byNode, byNamespace)
+	case o.Pods && o.By == byNamespace:
+		return errors.New("--pods and --by namespace cannot be used together: choose one view")
+	case o.podRows() && o.fitting():
+		return errors.New("--pods and --by namespace do not combine with --pod or --pod-file")
+	case o.PodSelector != "" && !o.podRows():
+		return errors.New("--pod-selector needs --pods or --by namespace (-l selects nodes)")
+	case o.Cordoned && o.Schedulable:
+		return errors.New("--cordoned and --schedulable cannot be used together")
+	case o.Untainted && len(o.Taints) > 0:
+		return errors.New("--untainted and --taint cannot be used together")
+	}
+	return nil
+}
+
+// podRows reports the pod or namespace view.
+func (o *RequestedOptions) podRows() bool { return o.Pods || o.By == byNamespace }
 
 // Run loads the cluster and prints the report. With a pod to fit, an error
 // exits 2 and "fits no node" exits 1. With --watch it then follows the
@@ -152,7 +250,10 @@ func (o *RequestedOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r := views.Requested(m, views.RequestedOptions{Selector: o.selector})
+	r := views.Requested(m, o.viewOptions())
+	if o.podRows() {
+		return o.printPodRows(r)
+	}
 	warnEmptyNamespace(o.ErrOut, m, o.Input.Namespace())
 	if len(r.Nodes) == 0 && o.Output.rowsOutput() && fit == nil {
 		// As kubectl get: no table, not even a lone TOTAL row.
@@ -238,4 +339,32 @@ func (o *RequestedOptions) fitPod(m *model.Model) (*v1.Pod, error) {
 		return nil, nil
 	}
 	return o.findPod(m)
+}
+
+// viewOptions are the view's node filters and rows.
+func (o *RequestedOptions) viewOptions() views.RequestedOptions {
+	v := views.RequestedOptions{
+		Selector: o.selector, Taints: o.taints, Untainted: o.Untainted,
+		Pods: o.Pods, ByNamespace: o.By == byNamespace, Namespace: o.Input.Namespace(), PodSelector: o.podSelector,
+		Limits: o.Limits,
+	}
+	if o.Cordoned || o.Schedulable {
+		v.Cordoned = &o.Cordoned
+	}
+	return v
+}
+
+// printPodRows prints the pod or namespace view; no row is kubectl's "No
+// resources found" on stderr, exit 0.
+func (o *RequestedOptions) printPodRows(r *v1alpha1.RequestedReport) error {
+	table := printers.RequestedPodsTable
+	empty := len(r.Pods) == 0
+	if o.By == byNamespace {
+		table, empty = printers.RequestedNamespacesTable, len(r.Namespaces) == 0
+	}
+	if empty && o.Output.rowsOutput() {
+		noResourcesFound(o.ErrOut, o.Input.Namespace())
+		return nil
+	}
+	return o.Output.PrintTable(o.Out, r, func(t printers.TableOptions) (*printers.Table, error) { return table(r, t) }, nil)
 }

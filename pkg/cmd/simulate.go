@@ -322,8 +322,10 @@ func (o *SimulateOptions) simOptions(ttl simulate.TTLChoice, p *cache.Profile, c
 }
 
 // Run loads the cluster, runs the simulation and prints it. Mistakes in
-// the script, an unknown --node or --bind-for pod exit 2; loading failures,
-// and finding no pod to simulate, exit 1.
+// the script, an unknown --node or --bind-for pod exit 2; loading failures
+// exit 1. --pending selecting no pod (and nothing else to simulate) says
+// "No resources found in NS namespace." on stderr and exits 0, as kubectl
+// get does.
 func (o *SimulateOptions) Run() error {
 	raiseMemoryLimitForDecisions()
 	steps, err := o.readScript()
@@ -360,6 +362,11 @@ func (o *SimulateOptions) Run() error {
 	}
 	defer sim.Close()
 	pods, err := o.podsToSimulate(sim.Model())
+	if errors.Is(err, errNoPendingPods) {
+		// As kubectl get when a namespace or selector matches nothing.
+		noResourcesFound(o.ErrOut, o.pendingNamespace())
+		return nil
+	}
 	if err != nil {
 		return err
 	}

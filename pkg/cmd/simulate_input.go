@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -37,9 +38,13 @@ func (o *SimulateOptions) readScript() ([]simulate.Step, error) {
 	return steps, nil
 }
 
+// errNoPendingPods: --pending selected no pod and nothing else is to be
+// simulated; Run says "No resources found" as kubectl get does, and exits 0.
+var errNoPendingPods = errors.New("no pending pods selected")
+
 // podsToSimulate returns the --pod-file pods, then the selected pending
-// pods. Without a script there must be at least one; naming an unknown
-// --node is a usage error.
+// pods. Without a script there must be at least one (else errNoPendingPods);
+// naming an unknown --node is a usage error.
 func (o *SimulateOptions) podsToSimulate(m *model.Model) ([]*v1.Pod, error) {
 	if o.Node != "" && !hasNode(m, o.Node) {
 		return nil, usageError(fmt.Errorf("--node %s: no such node in the input", oneLine(o.Node)))
@@ -51,10 +56,9 @@ func (o *SimulateOptions) podsToSimulate(m *model.Model) ([]*v1.Pod, error) {
 			return nil, err
 		}
 	}
-	pending, where := o.pendingPods(m)
-	pods = append(pods, pending...)
+	pods = append(pods, o.pendingPods(m)...)
 	if len(pods) == 0 && o.Script == "" {
-		return nil, fmt.Errorf("no pods to simulate: no pending pods %s", where)
+		return nil, errNoPendingPods
 	}
 	return pods, nil
 }
@@ -91,27 +95,28 @@ func (o *SimulateOptions) podFilePods(m *model.Model) ([]*v1.Pod, error) {
 	return pods, nil
 }
 
-// pendingPods selects the model's pending pods by namespace and labels,
-// and says where it looked, for the error when there are none.
-func (o *SimulateOptions) pendingPods(m *model.Model) ([]*v1.Pod, string) {
+// pendingNamespace is the namespace --pending takes its pods from, "" for
+// all (-A).
+func (o *SimulateOptions) pendingNamespace() string {
+	if o.Input.AllNamespaces {
+		return ""
+	}
+	return o.Input.PodNamespace()
+}
+
+// pendingPods selects the model's pending pods by namespace and labels.
+func (o *SimulateOptions) pendingPods(m *model.Model) []*v1.Pod {
 	if !o.Pending {
-		return nil, ""
+		return nil
 	}
-	ns, where := "", "in any namespace"
-	if !o.Input.AllNamespaces {
-		ns = o.Input.PodNamespace()
-		where = fmt.Sprintf("in namespace %q (-A: all namespaces)", ns)
-	}
-	if o.Selector != "" {
-		where += fmt.Sprintf(" matching %q", o.Selector)
-	}
+	ns := o.pendingNamespace()
 	var out []*v1.Pod
 	for _, p := range m.Pending {
 		if (ns == "" || p.Namespace == ns) && o.selector.Matches(labels.Set(p.Labels)) {
 			out = append(out, p)
 		}
 	}
-	return out, where
+	return out
 }
 
 func hasNode(m *model.Model, name string) bool {

@@ -261,11 +261,11 @@ func (o *WhyOptions) targets(m *model.Model) ([]*v1.Pod, error) {
 			}
 		}
 		if len(out) == 0 {
-			where := fmt.Sprintf("in %s namespace", ns)
+			// As kubectl get: stderr, exit 0.
 			if o.Input.AllNamespaces {
-				where = "in any namespace"
+				ns = ""
 			}
-			fmt.Fprintf(o.ErrOut, "No pending pods found %s.\n", where)
+			noResourcesFound(o.ErrOut, ns)
 		}
 		return out, nil
 	}

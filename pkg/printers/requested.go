@@ -30,8 +30,9 @@ func defaultRequested(res string) bool {
 // RequestedTable is the RequestedReport's table: NAME; per resource a
 // "requested/allocatable (pct%)" column (cpu, memory, pods and extended
 // resources by default; every resource with -o wide; those of
-// opts.Resources), a FREE column (wide) and a percentage column (on
-// request); NON-ZERO-CPU and NON-ZERO-MEMORY (wide); FITS when a pod was
+// opts.Resources), a FREE column (wide), a percentage column (on
+// request) and, when the report has limits (--limits), a
+// "limits/allocatable (pct%)" column RES-LIMITS (not for pods); NON-ZERO-CPU and NON-ZERO-MEMORY (wide); FITS when a pod was
 // checked; a TOTAL footer row and a line naming the placeholders.
 func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, error) {
 	res, err := selectResources(r.Resources, opts.Resources, defaultRequested)
@@ -39,6 +40,7 @@ func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, err
 		return nil, err
 	}
 	shown := setOfStrings(res)
+	limits := nodesHaveLimits(r)
 	t := &Table{Columns: []Column{{Name: "NAME", Truncate: true}}}
 	order := res
 	if len(opts.Resources) == 0 {
@@ -50,6 +52,11 @@ func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, err
 		use.Wide, use.Hidden = wide, hidden
 		free.Wide, free.Hidden = !hidden, hidden
 		t.Columns = append(t.Columns, use, percentColumn(name), free)
+		if limits && name != "pods" {
+			lim := limitsUsageColumn(name)
+			lim.Wide, lim.Hidden = wide, hidden
+			t.Columns = append(t.Columns, lim)
+		}
 	}
 	t.Columns = append(t.Columns, Column{Name: "NON-ZERO-CPU", Wide: true, Numeric: true, CSV: []string{"NON-ZERO-CPU" + csvUnit("cpu")}},
 		Column{Name: "NON-ZERO-MEMORY", Wide: true, Numeric: true, CSV: []string{"NON-ZERO-MEMORY" + csvUnit("memory")}})
@@ -59,7 +66,7 @@ func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, err
 	var placeholders, ghosts []string
 	for i := range r.Nodes {
 		n := &r.Nodes[i]
-		t.Rows = append(t.Rows, requestedRow(n, r, order))
+		t.Rows = append(t.Rows, requestedRow(n, r, order, limits))
 		t.Items = append(t.Items, n)
 		t.Keys = append(t.Keys, n.Name)
 		switch {
@@ -69,7 +76,7 @@ func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, err
 			ghosts = append(ghosts, n.Name)
 		}
 	}
-	t.Footer = [][]Cell{requestedRow(&r.Total, r, order)}
+	t.Footer = [][]Cell{requestedRow(&r.Total, r, order, limits)}
 	// The NAME cell stays one word (for awk); these lines say which rows
 	// have no node object.
 	if len(placeholders) > 0 {
@@ -82,7 +89,7 @@ func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, err
 	return t, nil
 }
 
-func requestedRow(n *v1alpha1.NodeRequested, r *v1alpha1.RequestedReport, resources []string) []Cell {
+func requestedRow(n *v1alpha1.NodeRequested, r *v1alpha1.RequestedReport, resources []string, limits bool) []Cell {
 	name := text(n.Name)
 	if n.Placeholder || n.Ghost {
 		name.Text = yellow(name.Text)
@@ -95,6 +102,13 @@ func requestedRow(n *v1alpha1.NodeRequested, r *v1alpha1.RequestedReport, resour
 			free = dash()
 		}
 		row = append(row, markOverflow(usageCell(res, req, alloc), res, n.Overflow), percentCell(req, alloc), free)
+		if limits && res != "pods" {
+			var lim int64
+			if n.Limits != nil {
+				lim = amount(n.Limits, res)
+			}
+			row = append(row, limitsUsageCell(res, lim, alloc))
+		}
 	}
 	row = append(row, quantityCell("cpu", n.NonZeroRequested.MilliCPU), quantityCell("memory", n.NonZeroRequested.Memory))
 	if r.Pod != nil {

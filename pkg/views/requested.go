@@ -1,8 +1,10 @@
 package views
 
 import (
+	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -13,33 +15,187 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/model"
 )
 
-// RequestedOptions select the RequestedReport's nodes.
+// RequestedOptions select the RequestedReport's nodes and choose its rows.
+// The node filters choose which nodes are shown (and whose pods the pod
+// and namespace rows list); they never change a node's own numbers. Any
+// node filter drops placeholders and ghosts, which have no node object.
 type RequestedOptions struct {
 	// Selector filters nodes by label; nil or Everything keeps all nodes,
 	// placeholders and ghosts included (they have no labels, so any other
 	// selector drops them).
 	Selector labels.Selector
+	// Taints keeps the nodes that have, for each filter, a taint it matches.
+	Taints []TaintFilter
+	// Untainted keeps the nodes without any taint.
+	Untainted bool
+	// Cordoned, when set, keeps the nodes whose spec.unschedulable is
+	// *Cordoned (true: cordoned; false: schedulable).
+	Cordoned *bool
+	// Pods adds a row per pod of the selected nodes (Report.Pods);
+	// ByNamespace a row per namespace (Report.Namespaces).
+	Pods, ByNamespace bool
+	// Namespace ("" for all) and PodSelector (nil for all) choose the pods
+	// of the pod and namespace rows.
+	Namespace   string
+	PodSelector labels.Selector
+	// Limits adds the limits (component-helpers' resource.PodLimits) of
+	// every row.
+	Limits bool
 }
 
 // Requested builds the per-node RequestedReport of m, rows in name order,
-// with a total row summing every row.
+// with a total row summing every row, and the pod or namespace rows asked
+// for.
 func Requested(m *model.Model, opts RequestedOptions) *v1alpha1.RequestedReport {
 	d := m.Cache.Dump()
 	out := &v1alpha1.RequestedReport{Source: m.Source, Nodes: []v1alpha1.NodeRequested{}, Total: v1alpha1.NodeRequested{Name: "TOTAL"}}
 	v1alpha1.SetKind(out, "RequestedReport")
 	overflows := m.OverflowsByNode()
+	profile := m.Cache.Profile()
+	var pods []v1alpha1.PodRequested
 	for _, name := range sortedNodeNames(d.Nodes) {
 		ni := d.Nodes[name]
-		if !selected(opts.Selector, ni) {
+		if !opts.nodeSelected(ni) {
 			continue
 		}
 		row := requestedRow(name, ni)
 		row.Overflow = overflows[name]
+		if opts.Limits {
+			row.Limits = &v1alpha1.Resource{}
+		}
+		for _, pi := range ni.Pods {
+			var limits *v1alpha1.Resource
+			if opts.Limits {
+				l := profile.PodLimits(pi.Pod)
+				lr := resourceOf(&l)
+				limits = &lr
+				addResource(row.Limits, limits)
+			}
+			if (opts.Pods || opts.ByNamespace) && opts.podSelected(pi.Pod) {
+				pods = append(pods, v1alpha1.PodRequested{
+					Namespace: pi.Pod.Namespace, Name: pi.Pod.Name, Node: name,
+					Requested:        resourceOf(&pi.Resource.Resource),
+					NonZeroRequested: v1alpha1.NonZeroResource{MilliCPU: pi.Resource.NonZeroMilliCPU, Memory: pi.Resource.NonZeroMemory},
+					Limits:           limits,
+				})
+			}
+		}
 		out.Nodes = append(out.Nodes, row)
 		addRow(&out.Total, &row)
 	}
 	out.Resources = resourceNames(out.Nodes)
+	sort.SliceStable(pods, func(i, j int) bool {
+		if pods[i].Namespace != pods[j].Namespace {
+			return pods[i].Namespace < pods[j].Namespace
+		}
+		return pods[i].Name < pods[j].Name
+	})
+	if opts.Pods {
+		out.Pods = append([]v1alpha1.PodRequested{}, pods...)
+	}
+	if opts.ByNamespace {
+		out.Namespaces = byNamespace(pods, opts.Limits)
+	}
 	return out
+}
+
+// byNamespace sums pods (sorted by namespace) per namespace.
+func byNamespace(pods []v1alpha1.PodRequested, limits bool) []v1alpha1.NamespaceRequested {
+	out := []v1alpha1.NamespaceRequested{}
+	var nodes map[string]bool
+	for i := range pods {
+		p := &pods[i]
+		if len(out) == 0 || out[len(out)-1].Namespace != p.Namespace {
+			out = append(out, v1alpha1.NamespaceRequested{Namespace: p.Namespace})
+			nodes = map[string]bool{}
+			if limits {
+				out[len(out)-1].Limits = &v1alpha1.Resource{}
+			}
+		}
+		ns := &out[len(out)-1]
+		ns.Pods++
+		if !nodes[p.Node] {
+			nodes[p.Node] = true
+			ns.Nodes++
+		}
+		addResource(&ns.Requested, &p.Requested)
+		ns.NonZeroRequested.MilliCPU += p.NonZeroRequested.MilliCPU
+		ns.NonZeroRequested.Memory += p.NonZeroRequested.Memory
+		if p.Limits != nil && ns.Limits != nil {
+			addResource(ns.Limits, p.Limits)
+		}
+	}
+	return out
+}
+
+func (o *RequestedOptions) nodeSelected(ni *cache.NodeInfo) bool {
+	if !selected(o.Selector, ni) {
+		return false
+	}
+	if len(o.Taints) == 0 && !o.Untainted && o.Cordoned == nil {
+		return true
+	}
+	n := ni.Node()
+	if n == nil {
+		return false
+	}
+	if o.Untainted && len(n.Spec.Taints) > 0 {
+		return false
+	}
+	if o.Cordoned != nil && n.Spec.Unschedulable != *o.Cordoned {
+		return false
+	}
+	for _, f := range o.Taints {
+		if !slices.ContainsFunc(n.Spec.Taints, f.Matches) {
+			return false
+		}
+	}
+	return true
+}
+
+func (o *RequestedOptions) podSelected(p *v1.Pod) bool {
+	if o.Namespace != "" && p.Namespace != o.Namespace {
+		return false
+	}
+	return o.PodSelector == nil || o.PodSelector.Matches(labels.Set(p.Labels))
+}
+
+// TaintFilter matches taints by key and, when set, value and effect
+// (--taint KEY[=VALUE][:EFFECT]).
+type TaintFilter struct {
+	Key string
+	// Value, when not nil, must equal the taint's value ("" included).
+	Value  *string
+	Effect v1.TaintEffect
+}
+
+// Matches reports whether t is a taint f describes.
+func (f TaintFilter) Matches(t v1.Taint) bool {
+	return t.Key == f.Key && (f.Value == nil || t.Value == *f.Value) && (f.Effect == "" || t.Effect == f.Effect)
+}
+
+// ParseTaintFilter parses KEY[=VALUE][:EFFECT], EFFECT one of NoSchedule,
+// PreferNoSchedule, NoExecute.
+func ParseTaintFilter(s string) (TaintFilter, error) {
+	var f TaintFilter
+	rest, effect, hasEffect := strings.Cut(s, ":")
+	if hasEffect {
+		switch e := v1.TaintEffect(effect); e {
+		case v1.TaintEffectNoSchedule, v1.TaintEffectPreferNoSchedule, v1.TaintEffectNoExecute:
+			f.Effect = e
+		default:
+			return f, fmt.Errorf("invalid taint effect %q in %q: valid effects are NoSchedule, PreferNoSchedule, NoExecute", effect, s)
+		}
+	}
+	key, value, hasValue := strings.Cut(rest, "=")
+	if key == "" {
+		return f, fmt.Errorf("invalid taint %q: want KEY[=VALUE][:EFFECT]", s)
+	}
+	f.Key = key
+	if hasValue {
+		f.Value = &value
+	}
+	return f, nil
 }
 
 // AttachFits adds pod's verdict on each node of r: v is decide's FilterAll
@@ -95,6 +251,12 @@ func addRow(total, row *v1alpha1.NodeRequested) {
 	addResource(&total.Allocatable, &row.Allocatable)
 	total.NonZeroRequested.MilliCPU += row.NonZeroRequested.MilliCPU
 	total.NonZeroRequested.Memory += row.NonZeroRequested.Memory
+	if row.Limits != nil {
+		if total.Limits == nil {
+			total.Limits = &v1alpha1.Resource{}
+		}
+		addResource(total.Limits, row.Limits)
+	}
 }
 
 func addResource(total, r *v1alpha1.Resource) {

@@ -14,6 +14,38 @@ type RequestedReport struct {
 	Total NodeRequested `json:"total"`
 	// Pod is set when a pod's fit was checked (--pod / --pod-file).
 	Pod *FitPod `json:"pod,omitempty"`
+	// Pods, with --pods, is one row per pod on the selected nodes (in the
+	// namespace of -n), sorted by namespace and name, or by --sort-by.
+	Pods []PodRequested `json:"pods,omitempty"`
+	// Namespaces, with --by namespace, is one row per namespace with pods
+	// on the selected nodes, sorted by name, or by --sort-by.
+	Namespaces []NamespaceRequested `json:"namespaces,omitempty"`
+}
+
+// PodRequested is one pod's requests as the scheduler counts them on its
+// node: what it adds to that node's requested and nonZeroRequested.
+type PodRequested struct {
+	Namespace        string          `json:"namespace"`
+	Name             string          `json:"name"`
+	Node             string          `json:"node"`
+	Requested        Resource        `json:"requested"`
+	NonZeroRequested NonZeroResource `json:"nonZeroRequested"`
+	// Limits is set with --limits: the pod's limits (component-helpers'
+	// resource.PodLimits).
+	Limits *Resource `json:"limits,omitempty"`
+}
+
+// NamespaceRequested sums the requests of one namespace's pods over the
+// selected nodes: each pod counted once, on the node it is bound to.
+type NamespaceRequested struct {
+	Namespace string `json:"namespace"`
+	// Pods counts the namespace's pods; Nodes the nodes they are on.
+	Pods             int             `json:"pods"`
+	Nodes            int             `json:"nodes"`
+	Requested        Resource        `json:"requested"`
+	NonZeroRequested NonZeroResource `json:"nonZeroRequested"`
+	// Limits is set with --limits.
+	Limits *Resource `json:"limits,omitempty"`
 }
 
 // NodeRequested is one node's requested resources.
@@ -26,6 +58,10 @@ type NodeRequested struct {
 	Requested        Resource        `json:"requested"`
 	NonZeroRequested NonZeroResource `json:"nonZeroRequested"`
 	Allocatable      Resource        `json:"allocatable"`
+	// Limits is set with --limits: the sum of the node's pods' limits
+	// (component-helpers' resource.PodLimits; a container without a limit
+	// adds nothing).
+	Limits *Resource `json:"limits,omitempty"`
 	// Fit is set when a pod's fit was checked.
 	Fit *Fit `json:"fit,omitempty"`
 	// Overflow lists, sorted, the resources whose numbers on this node went

@@ -1,0 +1,76 @@
+package load
+
+import (
+	"testing"
+
+	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
+)
+
+// TestScanTypeMetaAgreesWithInterpret: wherever the fast path answers, it
+// answers what the API server's serializer (SimpleMetaFactory.Interpret)
+// does; where that would need care, it declines.
+func TestScanTypeMetaAgreesWithInterpret(t *testing.T) {
+	tests := []struct {
+		in       string
+		declines bool
+	}{
+		{in: `{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","kind":"x"}}`},
+		{in: `{"apiVersion":"apps/v1","kind":"Deployment","spec":{"a":[1,2,{"b":"]"}],"c":"\"}"}}`},
+		{in: ` { "KIND" : "Pod" , "ApiVersion":"v1" } `},
+		{in: `{"kind":"Pod","kind2":"x","Kind":"Node","apiVersion":"v1"}`},
+		{in: `{"metadata":{},"spec":null,"n":-1.5e3,"t":true,"kind":"Pod","apiVersion":"v1"}`},
+		{in: `{}`},
+		{in: `{"apiVersion":"v1"}`},
+		{in: `{"a":1}`},
+		{in: `{"kind":"Pod","apiVersion":"a/b/c"}`, declines: false},
+		{in: `{"kind":null,"apiVersion":"v1"}`, declines: true},
+		{in: `{"kind":1,"apiVersion":"v1"}`, declines: true},
+		{in: `{"kind":"P\u006fd","apiVersion":"v1"}`, declines: true},
+		{in: `{"\u006bind":"Pod","apiVersion":"v1"}`, declines: true},
+		{in: "{\"\u212aind\":\"Pod\",\"apiVersion\":\"v1\"}", declines: true},
+		{in: `{"kind":"Pod" "apiVersion":"v1"}`, declines: true},
+		{in: `{"kind":"Pod","apiVersion":"v1"} x`, declines: true},
+		{in: `{"kind":"Pod","apiVersion":"v1"`, declines: true},
+		{in: `{"kind" "Pod"}`, declines: true},
+	}
+	for _, tc := range tests {
+		apiVersion, kind, ok := scanTypeMeta([]byte(tc.in))
+		if ok == tc.declines {
+			t.Errorf("%s: ok %v, want %v", tc.in, ok, !tc.declines)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		want, err := kjson.DefaultMetaFactory.Interpret([]byte(tc.in))
+		got, gotErr := typeMetaKind(apiVersion, kind, nil)
+		switch {
+		case (err == nil) != (gotErr == nil):
+			t.Errorf("%s: error %v, Interpret's %v", tc.in, gotErr, err)
+		case err == nil && got != *want:
+			t.Errorf("%s: %v, Interpret reads %v", tc.in, got, *want)
+		}
+	}
+}
+
+// FuzzScanTypeMeta: whenever the fast path answers, Interpret agrees.
+func FuzzScanTypeMeta(f *testing.F) {
+	f.Add(`{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a"}}`)
+	f.Add(`{"a":[1,{"b":"]"}],"Kind":"x","kind":"y","apiVersion":"g/v"}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		apiVersion, kind, ok := scanTypeMeta([]byte(in))
+		if !ok {
+			return
+		}
+		want, err := kjson.DefaultMetaFactory.Interpret([]byte(in))
+		if err != nil {
+			// The fast path does not validate what it skips; the
+			// reader then takes Interpret's way for the error.
+			return
+		}
+		got, gotErr := typeMetaKind(apiVersion, kind, nil)
+		if gotErr != nil || got != *want {
+			t.Fatalf("%q: %v %v, Interpret reads %v", in, got, gotErr, *want)
+		}
+	})
+}
