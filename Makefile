@@ -14,10 +14,12 @@ build:
 
 # test is the README's test command. Its stages run in this order, each
 # timed (hack/run-stages.sh; .ci/run prints the timings at the end): static
-# checks (vet, lint), the unit tests with the race detector, the end-to-end
-# tests against real control-plane binaries (built from Go modules on first
-# use and cached by version), then the release packaging checks.
-TEST_STAGES ?= vet lint race readme e2e verify
+# checks (vet, lint), the unit tests with the race detector, the README
+# check (readme), each fuzz target for FUZZTIME (hack/make/fuzz.mk), the
+# hostile-input suite, the end-to-end tests against real control-plane
+# binaries (built from Go modules on first use and cached by version), then
+# the release packaging checks.
+TEST_STAGES ?= vet lint race readme fuzz hostile e2e verify
 test:
 	@MAKE="$(MAKE)" hack/run-stages.sh $(TEST_STAGES)
 

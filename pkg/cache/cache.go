@@ -194,6 +194,20 @@ func (c *cacheImpl) GetNodeInfo(name string) (*NodeInfo, bool) {
 	return item.info.Clone(), true
 }
 
+// GetNodeSummary implements Cache.
+func (c *cacheImpl) GetNodeSummary(name string) (NodeSummary, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	item, ok := c.nodes[name]
+	if !ok {
+		return NodeSummary{}, false
+	}
+	ni := item.info
+	s := NodeSummary{Requested: *ni.Requested, Allocatable: *ni.Allocatable, Pods: len(ni.Pods), Placeholder: ni.IsPlaceholder(), Ghost: ni.IsGhost()}
+	s.Requested.ScalarResources, s.Allocatable.ScalarResources = nil, nil
+	return s, true
+}
+
 // NodeTreeList implements Cache.
 func (c *cacheImpl) NodeTreeList() ([]string, error) {
 	c.mu.RLock()

@@ -246,3 +246,30 @@ func TestGetNodeInfo(t *testing.T) {
 		t.Errorf("unknown node: %v %+v", ok, ni)
 	}
 }
+
+// TestGetNodeSummary: the totals of a node, a placeholder and a ghost, as
+// GetNodeInfo's clone has them; none for a name the cache does not hold.
+func TestGetNodeSummary(t *testing.T) {
+	c := newTestCache(Options{})
+	c.AddNode(withAlloc(node("n"), rl("2", "4Gi")))
+	mustNil(t, c.AddPod(pod("a").on("n").req("100m", "1Gi").obj()))
+	mustNil(t, c.AddPod(pod("b").on("n").req("200m", "").obj()))
+	mustNil(t, c.AddPod(pod("c").on("gone").req("300m", "").obj()))
+	c.AddNode(node("g"))
+	mustNil(t, c.AddPod(pod("d").on("g").obj()))
+	mustNil(t, c.RemoveNode(node("g")))
+	want := map[string]NodeSummary{
+		"n":    {Requested: Resource{MilliCPU: 300, Memory: 1 << 30}, Allocatable: Resource{MilliCPU: 2000, Memory: 4 << 30}, Pods: 2},
+		"gone": {Requested: Resource{MilliCPU: 300}, Pods: 1, Placeholder: true},
+		"g":    {Pods: 1, Ghost: true},
+	}
+	for name, w := range want {
+		got, ok := c.GetNodeSummary(name)
+		if !ok || !cmp.Equal(got, w) {
+			t.Errorf("%s: %+v, %v; want %+v", name, got, ok, w)
+		}
+	}
+	if _, ok := c.GetNodeSummary("none"); ok {
+		t.Error("a summary of a node the cache does not hold")
+	}
+}

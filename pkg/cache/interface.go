@@ -94,6 +94,12 @@ type Cache interface {
 	// where Dump clones them all. Upstream has no such method (its callers
 	// read a Snapshot); it serves those that follow one node per event.
 	GetNodeInfo(name string) (*NodeInfo, bool)
+	// GetNodeSummary returns the totals of the NodeInfo named name and
+	// whether the cache holds one, without cloning its pods: a lookup
+	// whatever the node holds, for those that follow one node per event
+	// (a simulation adding 30,000 pods to one node would otherwise clone
+	// ever longer pod lists).
+	GetNodeSummary(name string) (NodeSummary, bool)
 	// NodeTreeList returns the NodeTree's current List() order and zones.
 	NodeTreeList() ([]string, error)
 
@@ -105,6 +111,15 @@ type Cache interface {
 
 	// Profile is the kube-scheduler version and gates the cache models.
 	Profile() Profile
+}
+
+// NodeSummary is what a NodeInfo adds up to; the Resources carry no
+// ScalarResources.
+type NodeSummary struct {
+	Requested, Allocatable Resource
+	// Pods is the number of pods on the NodeInfo.
+	Pods               int
+	Placeholder, Ghost bool
 }
 
 // Dump is a point-in-time copy of the cache (upstream cache.Dump).

@@ -30,3 +30,30 @@ func TestRaiseMemoryLimitForDecisions(t *testing.T) {
 		})
 	}
 }
+
+// A script of largeScriptSteps steps or more collects at GOGC=100; a
+// shorter one, or a GOGC the user set, leaves the percent alone.
+func TestCollectOftenForLargeScript(t *testing.T) {
+	prev := debug.SetGCPercent(400)
+	t.Cleanup(func() { debug.SetGCPercent(prev) })
+	cases := []struct {
+		name  string
+		env   string
+		steps int
+		want  int
+	}{
+		{"short script", "", largeScriptSteps - 1, 400},
+		{"long script", "", largeScriptSteps, 100},
+		{"GOGC wins", "400", largeScriptSteps, 400},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("GOGC", tc.env)
+			debug.SetGCPercent(400)
+			collectOftenForLargeScript(tc.steps)
+			if got := debug.SetGCPercent(400); got != tc.want {
+				t.Errorf("GC percent %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

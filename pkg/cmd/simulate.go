@@ -332,6 +332,7 @@ func (o *SimulateOptions) Run() error {
 	if err != nil {
 		return err
 	}
+	collectOftenForLargeScript(len(steps))
 	cluster, err := o.Input.Load(o.context(), o.IOStreams)
 	if err != nil {
 		return err

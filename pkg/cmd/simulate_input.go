@@ -19,13 +19,21 @@ func (o *SimulateOptions) readScript() ([]simulate.Step, error) {
 	if o.Script == "" {
 		return nil, nil
 	}
-	data, err := load.ReadFile(o.Script, o.In, o.Input.Limits())
+	name := oneLine(o.Script)
+	if o.Script == "-" {
+		name = load.StdinSource
+	}
+	// Read no more than a script may hold, whatever --max-document-size.
+	data, err := load.ReadFile(o.Script, o.In, load.Limits{MaxDocumentBytes: simulate.MaxScriptBytes})
+	if load.IsTooLarge(err) {
+		return nil, usageError(fmt.Errorf("%s: %w", name, simulate.ErrScriptTooLarge))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading --script: %w", err)
 	}
 	steps, err := simulate.ParseScript(data)
 	if err != nil {
-		return nil, usageError(fmt.Errorf("%s: %w", oneLine(o.Script), err))
+		return nil, usageError(fmt.Errorf("%s: %w", name, err))
 	}
 	return steps, nil
 }

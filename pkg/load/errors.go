@@ -176,6 +176,10 @@ func isTimeout(err error) bool {
 	if errors.As(err, &opErr) && opErr.Op == "dial" {
 		return false
 	}
+	var dwe *deadlineWaitingError
+	if errors.As(err, &dwe) {
+		return true
+	}
 	msg := err.Error()
 	return strings.Contains(msg, "Client.Timeout") || strings.Contains(msg, "timeout awaiting response headers")
 }

@@ -76,6 +76,13 @@ func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("larger than %s (raise the limit with --max-document-size)", formatSize(e.limit))
 }
 
+// IsTooLarge reports whether err is ReadFile's (or the reader's) refusal
+// of a document over Limits.MaxDocumentBytes.
+func IsTooLarge(err error) bool {
+	var e *tooLargeError
+	return errors.As(err, &e)
+}
+
 // tooDeepError is returned for nesting deeper than MaxDepth.
 type tooDeepError struct{}
 

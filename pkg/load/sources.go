@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -34,11 +35,12 @@ type source struct {
 }
 
 // URL fetching, as cli-runtime's -f does it: three attempts a second apart,
-// retrying server errors; and a timeout for a server that never answers.
+// retrying server errors; and a timeout (DefaultHeaderTimeout) for a server
+// that never answers, which is not retried, so that such a server costs
+// one timeout and not three.
 const (
 	urlAttempts       = 3
 	urlRetryDelay     = time.Second
-	urlHeaderTimeout  = 30 * time.Second
 	maxHintCandidates = 100 // files looked at for the -R hint
 )
 
@@ -144,6 +146,11 @@ func mentionsKind(path string) bool {
 
 // fetch gets url's body, with cli-runtime's retries.
 func fetch(url string) (io.ReadCloser, error) {
+	return fetchWithin(url, DefaultHeaderTimeout)
+}
+
+// fetchWithin is fetch with the given response-header timeout.
+func fetchWithin(url string, urlHeaderTimeout time.Duration) (io.ReadCloser, error) {
 	client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, ResponseHeaderTimeout: urlHeaderTimeout}}
 	var err error
 	for attempt := range urlAttempts {
@@ -153,6 +160,10 @@ func fetch(url string) (io.ReadCloser, error) {
 		var resp *http.Response
 		resp, err = client.Get(url)
 		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				return nil, fmt.Errorf("unable to read URL %q: the server accepted the connection but sent no answer within %s", url, urlHeaderTimeout)
+			}
 			continue
 		}
 		if resp.StatusCode == http.StatusOK {

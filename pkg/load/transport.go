@@ -7,6 +7,7 @@ package load
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,8 +22,10 @@ const (
 	// of the API server (one page of a listing) when --request-timeout is
 	// not given: a server that accepts the connection and never answers
 	// ends in an error instead of a hang. A server sends a page's headers
-	// within a second or so; 30 s leaves room for the slowest.
-	DefaultHeaderTimeout = 30 * time.Second
+	// within a second or so; 15 s leaves room for a slow one and still ends
+	// a silent one well within the 20 s any input may take. -f URL uses the
+	// same bound.
+	DefaultHeaderTimeout = 15 * time.Second
 	// WaitingNoteAfter is the silence after which a note says what the
 	// plugin is waiting for, once.
 	WaitingNoteAfter = 5 * time.Second
@@ -43,6 +46,16 @@ func (e *HeaderTimeoutError) Timeout() bool { return true }
 
 // Temporary is false: the request is not retried as is (net.Error).
 func (e *HeaderTimeoutError) Temporary() bool { return false }
+
+// deadlineWaitingError is the error of a request whose deadline
+// (--request-timeout) passed before its answer started: client-go's context
+// deadline can end the wait before http.Client's Timeout does, with a bare
+// "context deadline exceeded".
+type deadlineWaitingError struct{ err error }
+
+func (e *deadlineWaitingError) Error() string { return e.err.Error() + " (awaiting headers)" }
+
+func (e *deadlineWaitingError) Unwrap() error { return e.err }
 
 // silenceGuard is the round tripper ConfigureClient puts in front of
 // client-go's: it cancels a request whose answer has not started after
@@ -80,6 +93,10 @@ func (g *silenceGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 			if cause, ok := context.Cause(ctx).(*HeaderTimeoutError); ok {
 				err = fmt.Errorf("%w (%v)", cause, err)
 			}
+		} else if errors.Is(req.Context().Err(), context.DeadlineExceeded) {
+			// --request-timeout (client-go's deadline on the request)
+			// ended the wait for the answer's headers.
+			err = &deadlineWaitingError{err: err}
 		}
 		cancel(nil)
 		return nil, err

@@ -149,3 +149,45 @@ func TestUnauthorizedOverHTTP(t *testing.T) {
 		t.Errorf("error %v, want %q", err, want)
 	}
 }
+
+// TestSilentURL: -f URL on a server that accepts the connection and never
+// answers fails after one response-header timeout, without the retries
+// that server errors get, and says what happened.
+func TestSilentURL(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	defer func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	url := "http://" + l.Addr().String() + "/cluster.yaml"
+	_, err = fetchWithin(url, 200*time.Millisecond)
+	want := `unable to read URL "` + url + `": the server accepted the connection but sent no answer within 200ms`
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(conns) != 1 {
+		t.Errorf("%d connections, want 1 (a timeout is not retried)", len(conns))
+	}
+}

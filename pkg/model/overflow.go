@@ -11,10 +11,10 @@ import (
 	"math/big"
 	"slices"
 	"sort"
-	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	resourcehelper "k8s.io/component-helpers/resource"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
@@ -37,7 +37,7 @@ type Overflow struct {
 
 func (o Overflow) String() string {
 	unit := ""
-	if o.Field == "requested cpu" || strings.HasSuffix(o.Field, ".cpu") {
+	if o.Resource == string(v1.ResourceCPU) {
 		unit = "m"
 	}
 	return fmt.Sprintf("%s: %s is %s, beyond the int64 kube-scheduler counts in; it wraps to %d%s, in kube-scheduler as here", o.Object, o.Field, o.Value, o.Wrapped, unit)
@@ -105,6 +105,7 @@ func (m *Model) Overflows() []Overflow {
 			out = listOverflows(out, object, p.Spec.NodeName, "spec.resources.requests", p.Spec.Resources.Requests)
 		}
 		out = listOverflows(out, object, p.Spec.NodeName, "spec.overhead", p.Spec.Overhead)
+		out = append(out, podSumOverflows(p)...)
 	}
 	if m.Cache == nil {
 		return out
@@ -119,6 +120,97 @@ func (m *Model) Overflows() []Overflow {
 		out = append(out, sumOverflows(name, dump.Nodes[name])...)
 	}
 	return out
+}
+
+// podSumField names a pod's sum of requests of one resource in warnings.
+const podSumField = "the sum of its %s requests (containers, init containers, overhead)"
+
+// podSumOverflows lists the resources whose sum over pod's containers,
+// init containers and overhead (component-helpers' PodRequests, which
+// kube-scheduler calls and converts to int64) is beyond int64 although no
+// single quantity of that resource is: kube-scheduler's number for the pod
+// wraps.
+func podSumOverflows(pod *v1.Pod) []Overflow {
+	single := map[v1.ResourceName]bool{}
+	note := func(rl v1.ResourceList) {
+		for name, q := range rl {
+			if _, over := quantityOverflows(name, q); over {
+				single[name] = true
+			}
+		}
+	}
+	for _, c := range pod.Spec.InitContainers {
+		note(c.Resources.Requests)
+	}
+	for _, c := range pod.Spec.Containers {
+		note(c.Resources.Requests)
+	}
+	if pod.Spec.Resources != nil {
+		note(pod.Spec.Resources.Requests)
+	}
+	note(pod.Spec.Overhead)
+	var out []Overflow
+	sums := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+	for _, name := range sortedKeys(sums) {
+		if single[name] {
+			continue // warned about by its field
+		}
+		if wrapped, over := quantityOverflows(name, sums[name]); over {
+			q := sums[name]
+			out = append(out, Overflow{Object: "pod " + pod.Namespace + "/" + pod.Name, Field: fmt.Sprintf(podSumField, name), Value: q.String(),
+				Wrapped: wrapped, Node: pod.Spec.NodeName, Resource: string(name)})
+		}
+	}
+	return out
+}
+
+// PodOverflows lists, sorted, the resources of pod that kube-scheduler's
+// int64 arithmetic wraps: a quantity of its requests or overhead, or their
+// sum. Tables mark the pod's cells of those resources (with NodeOverflows,
+// the one rule for the overflow mark).
+func PodOverflows(pod *v1.Pod) []string {
+	var all []Overflow
+	for _, c := range pod.Spec.InitContainers {
+		all = listOverflows(all, "", "", "", c.Resources.Requests)
+	}
+	for _, c := range pod.Spec.Containers {
+		all = listOverflows(all, "", "", "", c.Resources.Requests)
+	}
+	if pod.Spec.Resources != nil {
+		all = listOverflows(all, "", "", "", pod.Spec.Resources.Requests)
+	}
+	all = listOverflows(all, "", "", "", pod.Spec.Overhead)
+	all = append(all, podSumOverflows(pod)...)
+	return resourcesOf(all)
+}
+
+// NodeOverflows lists, sorted, the resources of ni whose numbers
+// kube-scheduler's int64 arithmetic wraps: its node's allocatable, a pod's
+// own requests (PodOverflows), or the sum of its pods' requests. It is the
+// rule by which every table marks a node's cells "overflow".
+func NodeOverflows(ni *cache.NodeInfo) []string {
+	var all []Overflow
+	if n := ni.Node(); n != nil {
+		all = listOverflows(all, "", "", "", n.Status.Allocatable)
+	}
+	var out []string
+	for _, pi := range ni.Pods {
+		out = append(out, PodOverflows(pi.Pod)...)
+	}
+	for _, o := range append(all, sumOverflows("", ni)...) {
+		out = append(out, o.Resource)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func resourcesOf(os []Overflow) []string {
+	var out []string
+	for _, o := range os {
+		out = append(out, o.Resource)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // sumOverflows checks, for each resource, the exact sum of the pods'

@@ -71,3 +71,50 @@ func TestNoOverflowNoWarning(t *testing.T) {
 		t.Errorf("overflows %v, want none", o)
 	}
 }
+
+// TestPodSumOverflow: no single quantity is beyond int64, but a pod's sum
+// is: two containers of 5e15 cores are 10^19 millicores, 2^64 more than
+// int64; resource.Quantity's MilliValue, which kube-scheduler calls, gives
+// 0 for it (the node's requested cpu is then the other pod's 1000m); an init container of 4Ei (the larger of
+// it and the containers' 0) plus an overhead of 4Ei is 2^63, which wraps
+// to -2^63. The warning names the pod and the sum; the mark rule
+// (PodOverflows, NodeOverflows) lists both resources, and a pod that fits
+// lists none.
+func TestPodSumOverflow(t *testing.T) {
+	node := &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}, Status: v1.NodeStatus{Allocatable: v1.ResourceList{
+		v1.ResourceCPU: resource.MustParse("4"), v1.ResourceMemory: resource.MustParse("16Gi"), v1.ResourcePods: resource.MustParse("110"),
+	}}}
+	p := pod("two", "n1", "")
+	cpu := v1.ResourceList{v1.ResourceCPU: resource.MustParse("5e15")}
+	p.Spec.Containers = []v1.Container{{Name: "a", Resources: v1.ResourceRequirements{Requests: cpu}}, {Name: "b", Resources: v1.ResourceRequirements{Requests: cpu}}}
+	p.Spec.InitContainers = []v1.Container{{Name: "i", Resources: v1.ResourceRequirements{Requests: v1.ResourceList{v1.ResourceMemory: resource.MustParse("4Ei")}}}}
+	p.Spec.Overhead = v1.ResourceList{v1.ResourceMemory: resource.MustParse("4Ei")}
+	small := requesting("small", v1.ResourceList{v1.ResourceCPU: resource.MustParse("1")})
+	m, err := Build(&load.Cluster{Nodes: []*v1.Node{node}, Pods: []*v1.Pod{p, small}}, cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w strings.Builder
+	m.WriteWarnings(&w)
+	want := "warning: pod ns/two: the sum of its cpu requests (containers, init containers, overhead) is 10e15, beyond the int64 kube-scheduler counts in; it wraps to 0m, in kube-scheduler as here\n" +
+		"warning: pod ns/two: the sum of its memory requests (containers, init containers, overhead) is 8Ei, beyond the int64 kube-scheduler counts in; it wraps to -9223372036854775808, in kube-scheduler as here\n"
+	if w.String() != want {
+		t.Errorf("warnings:\n got %q\nwant %q", w.String(), want)
+	}
+	if got := strings.Join(PodOverflows(p), ","); got != "cpu,memory" {
+		t.Errorf("PodOverflows %q, want cpu,memory", got)
+	}
+	if got := PodOverflows(small); len(got) != 0 {
+		t.Errorf("PodOverflows of a small pod %q, want none", got)
+	}
+	ni, _ := m.Cache.GetNodeInfo("n1")
+	if ni.Requested.MilliCPU != 1000 || ni.Requested.Memory != -1<<63 {
+		t.Errorf("requested cpu %dm, memory %d; want the wrapped 1000m (0 + 1000) and -2^63", ni.Requested.MilliCPU, ni.Requested.Memory)
+	}
+	if got := strings.Join(NodeOverflows(ni), ","); got != "cpu,memory" {
+		t.Errorf("NodeOverflows %q, want cpu,memory", got)
+	}
+	if got := strings.Join(m.OverflowsByNode()["n1"], ","); got != "cpu,memory" {
+		t.Errorf("OverflowsByNode %q, want cpu,memory", got)
+	}
+}

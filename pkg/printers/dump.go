@@ -79,7 +79,7 @@ func dumpRow(n *v1alpha1.NodeDump, resources []string) []Cell {
 			continue
 		}
 		req, alloc := resourceAmounts(&n.Requested, &n.Allocatable, res)
-		row = append(row, usageCell(res, req, alloc))
+		row = append(row, markOverflow(usageCell(res, req, alloc), res, n.Overflow))
 	}
 	return append(row, quantityCell("cpu", n.NonZeroRequested.MilliCPU), quantityCell("memory", n.NonZeroRequested.Memory),
 		text(listOrNone(n.NominatedPods)), count(int64(len(n.ImageStates))), count(n.Generation))

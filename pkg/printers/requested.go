@@ -3,7 +3,6 @@ package printers
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -102,11 +101,7 @@ func requestedRow(n *v1alpha1.NodeRequested, r *v1alpha1.RequestedReport, resour
 		if n.Placeholder || req == 0 && alloc == 0 && res != "pods" {
 			free = dash()
 		}
-		usage := usageCell(res, req, alloc)
-		if slices.Contains(n.Overflow, res) {
-			usage.Text += " " + red("overflow")
-		}
-		row = append(row, usage, percentCell(req, alloc), free)
+		row = append(row, markOverflow(usageCell(res, req, alloc), res, n.Overflow), percentCell(req, alloc), free)
 		if limits && res != "pods" {
 			var lim int64
 			if n.Limits != nil {

@@ -2,6 +2,7 @@ package printers
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -45,6 +46,25 @@ func usageCell(res string, req, alloc int64) Cell {
 	}
 	c.Text = usageColor(fmt.Sprintf("%s/%s (%s)", Quantity(res, req), Quantity(res, alloc), Percent(req, alloc)), req, alloc)
 	return c
+}
+
+// markOverflow is the one overflow mark of every table: the cell of a
+// resource in over (the resources whose numbers kube-scheduler's int64
+// arithmetic wraps: model.NodeOverflows, model.PodOverflows) gets a red
+// "overflow" after its number, which stays the scheduler's wrapped one.
+func markOverflow(c Cell, res string, over []string) Cell {
+	if slices.Contains(over, res) {
+		c.Text += " " + red("overflow")
+	}
+	return c
+}
+
+// overflowText is markOverflow for tables of plain text cells.
+func overflowText(s, res string, over []string) string {
+	if slices.Contains(over, res) {
+		return s + " overflow"
+	}
+	return s
 }
 
 // percentColumn is res's percentage of allocatable alone ("CPU%"): for

@@ -114,7 +114,7 @@ func usageCells(u *v1alpha1.NodeUsage) (cpu, mem, pods string) {
 	if u == nil {
 		return "-", "-", "-"
 	}
-	return MilliCPU(u.MilliCPU), Bytes(u.Memory), fmt.Sprintf("%d", u.Pods)
+	return overflowText(MilliCPU(u.MilliCPU), "cpu", u.Overflow), overflowText(Bytes(u.Memory), "memory", u.Overflow), fmt.Sprintf("%d", u.Pods)
 }
 
 // printSimulatedPods: final state, node and why; wide adds the pod's
@@ -128,7 +128,7 @@ func printSimulatedPods(w io.Writer, pods []v1alpha1.SimulatedPod, opts TableOpt
 	for _, p := range pods {
 		row := []string{p.Namespace + "/" + p.Name, p.State, orDash(p.Node)}
 		if opts.Wide {
-			row = append(row, MilliCPU(p.Requested.MilliCPU), Bytes(p.Requested.Memory), p.UID)
+			row = append(row, overflowText(MilliCPU(p.Requested.MilliCPU), "cpu", p.Requested.Overflow), overflowText(Bytes(p.Requested.Memory), "memory", p.Requested.Overflow), p.UID)
 		}
 		t.add(append(row, p.Detail)...)
 	}

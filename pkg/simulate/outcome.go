@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/model"
 )
 
 // result assembles the Simulation at the end of a run.
@@ -23,7 +24,7 @@ func (s *Simulator) result(script bool) *v1alpha1.Simulation {
 	}
 	v1alpha1.SetKind(out, "Simulation")
 	for _, name := range s.touchedInOrder() {
-		out.Nodes = append(out.Nodes, summaryOf(name, s.before[name], s.node(name)))
+		out.Nodes = append(out.Nodes, summaryOf(name, s.before[name], s.finalNode(name)))
 	}
 	for _, t := range s.pods.order {
 		out.Pods = append(out.Pods, s.outcome(t))
@@ -67,6 +68,7 @@ func summaryOf(name string, before, after *nodeState) v1alpha1.SimulatedNode {
 	last := after
 	if before != nil {
 		r := before.requested
+		r.Overflow = before.overflow
 		n.Before = &r
 		if last == nil {
 			last = before
@@ -74,6 +76,7 @@ func summaryOf(name string, before, after *nodeState) v1alpha1.SimulatedNode {
 	}
 	if after != nil {
 		r := after.requested
+		r.Overflow = after.overflow
 		n.After = &r
 		n.Placeholder, n.Ghost = after.placeholder, after.ghost
 	}
@@ -106,7 +109,7 @@ func (s *Simulator) touchedInOrder() []string {
 func (s *Simulator) outcome(t *tracked) v1alpha1.SimulatedPod {
 	o := v1alpha1.SimulatedPod{
 		PodRef:    podRef(t.orig),
-		Requested: v1alpha1.NodeUsage{MilliCPU: t.req.MilliCPU, Memory: t.req.Memory, Pods: 1},
+		Requested: v1alpha1.NodeUsage{MilliCPU: t.req.MilliCPU, Memory: t.req.Memory, Pods: 1, Overflow: model.PodOverflows(t.orig)},
 		State:     string(t.state), Node: t.node,
 	}
 	switch t.state {

@@ -350,11 +350,21 @@ func TestParseScriptBounds(t *testing.T) {
 		t.Errorf("%d steps: %v", MaxScriptSteps, err)
 	}
 	_, err := ParseScript([]byte(strings.Repeat(step, MaxScriptSteps+1)))
-	if want := "script: 100001 steps, more than 100000"; err == nil || err.Error() != want {
+	if want := "script: 50001 steps, more than 50000"; err == nil || err.Error() != want {
 		t.Errorf("one step more: error %v, want %q", err, want)
 	}
+	// The same in flow style, counted after parsing.
+	_, err = ParseScript([]byte("[" + strings.Repeat("{op: cleanup}, ", MaxScriptSteps) + "{op: cleanup}]"))
+	if want := "script: 50001 steps, more than 50000"; err == nil || err.Error() != want {
+		t.Errorf("one step more, flow style: error %v, want %q", err, want)
+	}
+	// Block items are counted before parsing: a line of "-" alone or
+	// followed by a space starts one; "-1" or an indented "-" does not.
+	if got := blockItems([]byte("- a\n-\n  - b\n-1\n-\tc\r\n- d")); got != 4 {
+		t.Errorf("blockItems %d, want 4", got)
+	}
 	_, err = ParseScript([]byte("- {op: cleanup}" + strings.Repeat(" ", MaxScriptBytes)))
-	if want := "script: 8388623 bytes, more than the 8 MiB a script may hold (at most 100000 steps)"; err == nil || err.Error() != want {
-		t.Errorf("9 MiB: error %v, want %q", err, want)
+	if want := "script: 4194319 bytes, more than the 4 MiB a script may hold (at most 50000 steps)"; err == nil || err.Error() != want {
+		t.Errorf("4 MiB and more: error %v, want %q", err, want)
 	}
 }

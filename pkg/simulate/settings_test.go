@@ -44,12 +44,12 @@ func TestSimulationTimelineSettings(t *testing.T) {
 		t.Errorf("unschedulable event %+v", unsched)
 	}
 	q := out.Pods[1]
-	if q.State != "Unschedulable" || q.Requested != (v1alpha1.NodeUsage{MilliCPU: 8000, Memory: 1 << 30, Pods: 1}) ||
+	if q.State != "Unschedulable" || !cmp.Equal(q.Requested, v1alpha1.NodeUsage{MilliCPU: 8000, Memory: 1 << 30, Pods: 1}) ||
 		!cmp.Equal(q.Unschedulable, []v1alpha1.NodeReasons{{Node: "n1", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}}}) {
 		t.Errorf("pod q %+v", q)
 	}
 	n := out.Nodes[0]
-	if n.Allocatable != (v1alpha1.NodeUsage{MilliCPU: 2000, Memory: 4 << 30, Pods: 10}) || n.Before.MilliCPU != 0 || n.After.MilliCPU != 500 {
+	if !cmp.Equal(n.Allocatable, v1alpha1.NodeUsage{MilliCPU: 2000, Memory: 4 << 30, Pods: 10}) || n.Before.MilliCPU != 0 || n.After.MilliCPU != 500 {
 		t.Errorf("node %+v", n)
 	}
 }

@@ -119,7 +119,9 @@ func (s *Simulator) begin() error {
 	s.ran, s.armed = true, true
 	s.before = map[string]*nodeState{}
 	for name, ni := range s.model.Cache.Dump().Nodes {
-		s.before[name] = stateOf(ni)
+		st := stateOf(ni)
+		st.overflow = model.NodeOverflows(ni)
+		s.before[name] = st
 	}
 	return nil
 }
@@ -254,16 +256,34 @@ func (s *Simulator) touch(node string) {
 type nodeState struct {
 	requested, allocatable v1alpha1.NodeUsage
 	placeholder, ghost     bool
+	// overflow: model.NodeOverflows, for the node summary only (begin,
+	// finalNode); events do not compute it.
+	overflow []string
 }
 
-// node is the NodeInfo of name now, nil when the cache has none: one
-// lookup, not a Dump of the whole cache.
-func (s *Simulator) node(name string) *nodeState {
+// finalNode is node with its overflows, for the node summary.
+func (s *Simulator) finalNode(name string) *nodeState {
 	ni, ok := s.model.Cache.GetNodeInfo(name)
 	if !ok {
 		return nil
 	}
-	return stateOf(ni)
+	st := stateOf(ni)
+	st.overflow = model.NodeOverflows(ni)
+	return st
+}
+
+// node is the totals of the NodeInfo of name now, nil when the cache has
+// none: one lookup, without cloning the node's pods or Dumping the cache.
+func (s *Simulator) node(name string) *nodeState {
+	sum, ok := s.model.Cache.GetNodeSummary(name)
+	if !ok {
+		return nil
+	}
+	return &nodeState{
+		requested:   v1alpha1.NodeUsage{MilliCPU: sum.Requested.MilliCPU, Memory: sum.Requested.Memory, Pods: int64(sum.Pods)},
+		allocatable: v1alpha1.NodeUsage{MilliCPU: sum.Allocatable.MilliCPU, Memory: sum.Allocatable.Memory, Pods: sum.Allocatable.AllowedPodNumber},
+		placeholder: sum.Placeholder, ghost: sum.Ghost,
+	}
 }
 
 // requested is the requests of node now, nil when the cache has no

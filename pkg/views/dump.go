@@ -29,8 +29,11 @@ func Dump(m *model.Model, only []string) (*v1alpha1.CacheDump, error) {
 		names = only
 	}
 	profile := m.Cache.Profile()
+	overflows := m.OverflowsByNode()
 	for _, name := range names {
-		out.Nodes = append(out.Nodes, nodeDump(name, d.Nodes[name], d.AssumedPods, nominated[name], &profile))
+		nd := nodeDump(name, d.Nodes[name], d.AssumedPods, nominated[name], &profile)
+		nd.Overflow = overflows[name]
+		out.Nodes = append(out.Nodes, nd)
 	}
 	return out, nil
 }

@@ -139,8 +139,8 @@ func checkSimNodes(t *testing.T, s *v1alpha1.Simulation, want []simNodeWant) {
 	}
 	for i, n := range s.Nodes {
 		w := want[i]
-		if n.Name != w.name || n.Allocatable != w.alloc || n.Before == nil || n.After == nil ||
-			*n.Before != w.before || *n.After != w.after || n.Placeholder || n.Ghost {
+		if n.Name != w.name || !reflect.DeepEqual(n.Allocatable, w.alloc) || n.Before == nil || n.After == nil ||
+			!reflect.DeepEqual(*n.Before, w.before) || !reflect.DeepEqual(*n.After, w.after) || n.Placeholder || n.Ghost {
 			t.Errorf("touched node %d: got %s alloc %+v before %+v after %+v placeholder %v ghost %v\nwant %s alloc %+v before %+v after %+v",
 				i+1, n.Name, n.Allocatable, n.Before, n.After, n.Placeholder, n.Ghost, w.name, w.alloc, w.before, w.after)
 		}

@@ -4,10 +4,11 @@
 // pipes without a writer, gigabyte lines, nesting millions of levels deep,
 // random bytes, duplicate keys and terminal escape sequences. Every shape is
 // generated at test time (nothing large is committed) and must end within
-// a time bound with the expected exit code, a one-line error without raw
-// control bytes, and a peak RSS under HOSTILE_MAX_RSS (default 1 GiB),
-// measured by the kernel (rusage) with the plugin's own garbage-collector
-// settings. Run with `make hostile`.
+// a CPU-time bound with the expected exit code, a one-line error without
+// raw control bytes, and a peak RSS under HOSTILE_MAX_RSS (default 1 GiB),
+// both measured by the kernel (rusage) with the plugin's own
+// garbage-collector settings; a run still going after hangLimit is killed
+// and fails. Run with `make hostile`.
 package hostile
 
 import (
@@ -15,6 +16,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -29,8 +31,14 @@ import (
 )
 
 const (
-	// timeLimit bounds each run: every hostile input ends well within it.
-	timeLimit = 20 * time.Second
+	// cpuLimit bounds the CPU time (user and system, from rusage) of each
+	// run: every hostile input ends well within it. CPU time, unlike the
+	// wall clock, does not grow when other processes load the machine.
+	cpuLimit = 20 * time.Second
+	// hangLimit is the wall-clock time after which a run is killed and
+	// failed as a hang: generous, so that a loaded machine does not make it
+	// flake; the silent server's cases wait for its 15 s timeout.
+	hangLimit = 60 * time.Second
 	gib       = 1 << 30
 )
 
@@ -210,11 +218,26 @@ func TestHostileInput(t *testing.T) {
 		{name: "/dev/zero as --pod-file", setup: write("pod.json", validPod),
 			args: []string{"simulate", "-f", "D/pod.json", "--pod-file", "/dev/zero"}, wantCode: 1,
 			wantErr: "/dev/zero: not a regular file (a character device)"},
+		{name: "/dev/zero as --script", setup: write("pod.json", validPod),
+			args: []string{"simulate", "-f", "D/pod.json", "--script", "/dev/zero"}, wantCode: 1,
+			wantErr: "reading --script: /dev/zero: not a regular file (a character device); use - to read standard input"},
+		{name: "a pipe as --pod-file", setup: both(mkfifo("pipe.yaml"), write("node.json", validNode)),
+			args: []string{"simulate", "-f", "D/node.json", "--pod-file", "D/pipe.yaml"}, wantCode: 1,
+			wantErr: "D/pipe.yaml: not a regular file (a named pipe); use - to read standard input"},
+		{name: "a 2 GB line as --script on stdin", setup: write("pod.json", validPod),
+			args: []string{"simulate", "-f", "D/pod.json", "--script", "-"}, stdin: stream("- op: ", 'x', 2*gib), wantCode: 2,
+			wantErr: "stdin: script: more than the 4 MiB a script may hold (at most 50000 steps)"},
+		{name: "a 1 GB JSON line as --pod-file on stdin", setup: write("node.json", validNode),
+			args: []string{"simulate", "-f", "D/node.json", "--pod-file", "-"}, stdin: stream(`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "`, 'x', gib), wantCode: 1,
+			wantErr: "stdin: document 1: larger than 256Mi (raise the limit with --max-document-size)"},
+		{name: "10M-deep JSON arrays as --pod-file on stdin", setup: write("node.json", validNode),
+			args: []string{"simulate", "-f", "D/node.json", "--pod-file", "-"}, stdin: nested("[", "]", 10_000_000), wantCode: 1,
+			wantErr: "stdin: document 1: item 1: nested deeper than 10000 levels"},
 		{name: "a 2 GB JSON line", args: []string{"dump", "-f", "-"}, stdin: stream(`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "`, 'x', 2*gib), wantCode: 1,
 			wantErr: "stdin: document 1: larger than 256Mi (raise the limit with --max-document-size)"},
 		{name: "a 2 GB YAML line", args: []string{"dump", "-f", "-"}, stdin: stream("kind: Pod\nmetadata: {name: ", 'x', 2*gib), wantCode: 1,
 			wantErr: "stdin: document 1: line 2: larger than 256Mi (raise the limit with --max-document-size)"},
-		{name: "2 GB of spaces", args: []string{"dump", "-f", "-"}, stdin: stream("", ' ', 2*gib), wantCode: 1,
+		{name: "1 GB of spaces", args: []string{"dump", "-f", "-"}, stdin: stream("", ' ', gib), wantCode: 1,
 			wantErr: "no nodes or pods found in stdin"},
 		{name: "2 GB of newlines", args: []string{"dump", "-f", "-"}, stdin: stream("", '\n', 2*gib), wantCode: 1,
 			wantErr: "no nodes or pods found in stdin"},
@@ -252,20 +275,40 @@ func TestHostileInput(t *testing.T) {
 		{name: "a 1M-step script", setup: both(write("pod.json", validPod), func(t *testing.T, dir string) {
 			write("script.yaml", strings.Repeat("- op: advance\n  duration: 1s\n", 1_000_000))(t, dir)
 		}), args: []string{"simulate", "-f", "D/pod.json", "--script", "D/script.yaml"}, wantCode: 2,
-			wantErr: "script: 29000000 bytes, more than the 8 MiB a script may hold (at most 100000 steps)"},
-		{name: "a 300k-step script", setup: both(write("pod.json", validPod), func(t *testing.T, dir string) {
-			write("script.yaml", strings.Repeat("- {op: cleanup}\n", 300_000))(t, dir)
+			wantErr: "script.yaml: script: more than the 4 MiB a script may hold (at most 50000 steps)"},
+		{name: "a 60k-step script", setup: both(write("pod.json", validPod), func(t *testing.T, dir string) {
+			write("script.yaml", strings.Repeat("- {op: cleanup}\n", 60_000))(t, dir)
 		}), args: []string{"simulate", "-f", "D/pod.json", "--script", "D/script.yaml"}, wantCode: 2,
-			wantErr: "script: 300000 steps, more than 100000"},
+			wantErr: "script: 60000 steps, more than 50000"},
+		{name: "a 50000-step script printed as a table", setup: both(write("node.json", validNode), func(t *testing.T, dir string) {
+			write("script.yaml", strings.Repeat("- {op: advance, duration: 1s}\n", 50_000))(t, dir)
+		}), args: []string{"simulate", "-f", "D/node.json", "--script", "D/script.yaml"}, wantCode: 0},
+		{name: "4 MiB of inline pods in a script", setup: both(write("node.json", validNode), func(t *testing.T, dir string) {
+			var b strings.Builder
+			for i := range 30_000 {
+				fmt.Fprintf(&b, "- {op: add, node: \"n\", pod: {metadata: {name: a%d, namespace: ns}, spec: {containers: [{name: c, resources: {requests: {cpu: 1m}}}]}}}\n", i)
+			}
+			write("script.yaml", b.String())(t, dir)
+		}), args: []string{"simulate", "-f", "D/node.json", "--script", "D/script.yaml", "-o", "wide"}, wantCode: 0},
+		{name: "a flow-style script of 279001 steps", setup: both(write("pod.json", validPod), func(t *testing.T, dir string) {
+			write("script.yaml", "["+strings.Repeat("{op: cleanup},", 279_000)+"{op: cleanup}]")(t, dir)
+		}), args: []string{"simulate", "-f", "D/pod.json", "--script", "D/script.yaml"}, wantCode: 2,
+			wantErr: "script: 279001 steps, more than 50000"},
 		{name: "--ttl 9999999h", setup: write("pod.json", validPod), args: []string{"simulate", "-f", "D/pod.json", "--pending", "--ttl", "9999999h"}, wantCode: 2,
 			wantErr: `invalid --ttl "9999999h": want a duration such as 30s or 0, at most 2562047h47m16.854775807s`},
 		{name: "a request of 1e30 cpu", setup: write("pod.json", `{"apiVersion": "v1", "kind": "List", "items": [`+validNode+`, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ns", "uid": "u"}, "spec": {"nodeName": "n", "containers": [{"name": "c", "resources": {"requests": {"cpu": "1e30"}}}]}}]}`),
 			args: []string{"requested", "-f", "D/pod.json"}, wantCode: 0,
 			wantWarning: "warning: pod ns/p: spec.containers[0].resources.requests.cpu is 1e30, beyond the int64 kube-scheduler counts in; it wraps to 0m, in kube-scheduler as here"},
 		{name: "a server that accepts and never answers", setup: silentServer,
-			args: []string{"dump", "--kubeconfig", "D/kubeconfig", "--request-timeout", "7s"}, wantCode: 1,
+			args: []string{"dump", "--kubeconfig", "D/kubeconfig"}, wantCode: 1,
 			wantWarning: "note: waiting for the API server at H (Ctrl-C to stop)",
-			wantErr:     "cannot reach the API server at H"},
+			wantErr:     "cannot reach the API server at H in time: it accepted the connection, then sent no answer within 15s (raise it with --request-timeout)"},
+		{name: "a server that accepts and never answers, with --request-timeout", setup: silentServer,
+			args: []string{"dump", "--kubeconfig", "D/kubeconfig", "--request-timeout", "2s"}, wantCode: 1,
+			wantErr: "cannot reach the API server at H in time: it accepted the connection, then sent no answer within --request-timeout"},
+		{name: "a URL whose server accepts and never answers", setup: silentServer,
+			args: []string{"dump", "-f", "H/cluster.yaml"}, wantCode: 1,
+			wantErr: `unable to read URL "H/cluster.yaml": the server accepted the connection but sent no answer within 15s`},
 		{name: "escape sequences in a file name", setup: write("x"+escapes+".yaml", "\x00binary"), args: []string{"dump", "-f", "D/"}, wantCode: 1,
 			wantWarning: `warning: skipped D/x^[]52;c;aGVsbG8=\x07^[[2J^[]0;title\x07\x9b31m forged line.yaml: binary data, not YAML or JSON`,
 			wantErr:     "no nodes or pods found in directory D/"},
@@ -276,17 +319,22 @@ func TestHostileInput(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(t, dir)
 			}
+			// H is the address of the case's server, if any; in args, H/
+			// starts a URL on it.
+			host, _ := os.ReadFile(filepath.Join(dir, "host"))
 			var args []string
 			for _, a := range tc.args {
-				args = append(args, strings.ReplaceAll(a, "D/", dir+"/"))
+				a = strings.ReplaceAll(a, "D/", dir+"/")
+				if len(host) > 0 && strings.HasPrefix(a, "H/") {
+					a = string(host) + a[1:]
+				}
+				args = append(args, a)
 			}
-			// H is the address of the case's server, if any.
-			host, _ := os.ReadFile(filepath.Join(dir, "host"))
 			subst := strings.NewReplacer("D/", dir+"/", "H", string(host))
 			if len(host) == 0 {
 				subst = strings.NewReplacer("D/", dir+"/")
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), timeLimit)
+			ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, bin, args...)
 			cmd.Env = append(os.Environ(), "GOGC=", "GOMEMLIMIT=") // the plugin's own settings
@@ -307,7 +355,7 @@ func TestHostileInput(t *testing.T) {
 			err := cmd.Run()
 			elapsed := time.Since(start)
 			if ctx.Err() != nil {
-				t.Fatalf("still running after %v (killed): stderr %q", timeLimit, stderr.String())
+				t.Fatalf("still running after %v (killed as a hang): stderr %q", hangLimit, stderr.String())
 			}
 			code := 0
 			if ee, ok := err.(*exec.ExitError); ok {
@@ -315,8 +363,13 @@ func TestHostileInput(t *testing.T) {
 			} else if err != nil {
 				t.Fatal(err)
 			}
-			rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024
-			t.Logf("exit %d in %v, peak RSS %d MiB", code, elapsed.Round(time.Millisecond), rss>>20)
+			ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			rss := ru.Maxrss * 1024
+			cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+			t.Logf("exit %d in %v (CPU %v), peak RSS %d MiB", code, elapsed.Round(time.Millisecond), cpu.Round(time.Millisecond), rss>>20)
+			if cpu > cpuLimit {
+				t.Errorf("CPU time %v, over the %v bound", cpu.Round(time.Millisecond), cpuLimit)
+			}
 			if code != tc.wantCode {
 				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tc.wantCode, stderr.String())
 			}

@@ -54,6 +54,10 @@ type NodeDump struct {
 	PodsWithAffinity             []string     `json:"podsWithAffinity,omitempty"`
 	PodsWithRequiredAntiAffinity []string     `json:"podsWithRequiredAntiAffinity,omitempty"`
 	ImageStates                  []ImageState `json:"imageStates,omitempty"`
+	// Overflow lists, sorted, the resources whose numbers on this node went
+	// beyond int64 (its allocatable, a pod's requests or their sum):
+	// kube-scheduler's arithmetic wraps them, and so do the numbers here.
+	Overflow []string `json:"overflow,omitempty"`
 }
 
 // PodDump is one pod in a NodeInfo, with what the scheduler accounts for it.

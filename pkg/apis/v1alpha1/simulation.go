@@ -142,6 +142,11 @@ type NodeUsage struct {
 	// Pods is the pod count (requested) or the allowed pod number
 	// (allocatable).
 	Pods int64 `json:"pods"`
+	// Overflow lists, sorted, the resources whose numbers here
+	// kube-scheduler's int64 arithmetic wraps (a quantity or a sum beyond
+	// int64); the numbers are the scheduler's wrapped ones. Set for the
+	// node summary and the simulated pods, not for timeline events.
+	Overflow []string `json:"overflow,omitempty"`
 }
 
 // SimulatedNode is one touched node's requested resources before the first
