@@ -52,3 +52,52 @@ func TestOverflowMarkedEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestOverflowMarkedInTimeline: simulate's timeline rows mark the node's
+// cells whose numbers wrap right after each event, by the same rule: the
+// pod's own wrapped sum once it is back on the node, and a node sum that
+// only the second of two 4Ei pods takes beyond int64 (2^62 + 2^62 = 2^63,
+// which wraps to -2^63).
+func TestOverflowMarkedInTimeline(t *testing.T) {
+	path := writeInput(t, "cluster.yaml", overflowInput)
+	script := writeInput(t, "script.yaml", "- {op: remove, pod: ns/p}\n- {op: add, pod: ns/p}\n")
+	r := run(t, "", "simulate", "-f", path, "--script", script)
+	checkTimelineRow(t, r.stdout, "remove   ns/p", "Added→Deleted   0 ", false)
+	checkTimelineRow(t, r.stdout, "add      ns/p", "Initial→Added   -8446744073709551616m overflow ", true)
+
+	twoPods := writeInput(t, "script.yaml", `- op: add
+  pod: {metadata: {name: m1, namespace: ns, uid: m1}, spec: {nodeName: n1, containers: [{name: a, resources: {requests: {memory: 4Ei}}}]}}
+- op: add
+  pod: {metadata: {name: m2, namespace: ns, uid: m2}, spec: {nodeName: n1, containers: [{name: a, resources: {requests: {memory: 4Ei}}}]}}
+`)
+	r = run(t, "", "simulate", "-f", writeInput(t, "node.yaml", inputNode), "--script", twoPods)
+	checkTimelineRow(t, r.stdout, "ns/m1", "Initial→Added   0     4Ei", false)
+	checkTimelineRow(t, r.stdout, "ns/m2", "Initial→Added   0     -8Ei overflow", true)
+
+	// A cleanup expires two of three 4Ei pods at once: after the first
+	// expiry the other two (8Ei) still wrap, after the second 4Ei does not.
+	inline := func(name, op string) string {
+		return "- {op: " + op + ", node: n1, pod: {metadata: {name: " + name + ", namespace: ns, uid: " + name + "}, spec: {nodeName: n1, containers: [{name: a, resources: {requests: {memory: 4Ei}}}]}}}\n"
+	}
+	batch := writeInput(t, "script.yaml", inline("m1", "add")+inline("m2", "assume")+inline("m3", "assume")+
+		"- {op: finishBinding, pod: ns/m2}\n- {op: finishBinding, pod: ns/m3}\n- {op: advance, duration: 31s}\n- {op: cleanup}\n")
+	r = run(t, "", "simulate", "-f", writeInput(t, "node.yaml", inputNode), "--script", batch, "--ttl", "30s")
+	checkTimelineRow(t, r.stdout, "expire          ns/m2", "Assumed→Expired   0     -8Ei overflow", true)
+	checkTimelineRow(t, r.stdout, "expire          ns/m3", "Assumed→Expired   0     4Ei", false)
+}
+
+// checkTimelineRow finds the first timeline row holding key and checks it
+// holds want, and the overflow mark only when marked.
+func checkTimelineRow(t *testing.T, out, key, want string, marked bool) {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.Contains(line, key) {
+			continue
+		}
+		if !strings.Contains(line+" ", want) || strings.Contains(line, "overflow") != marked {
+			t.Errorf("%s: row %q, want %q (overflow mark: %v)", key, line, want, marked)
+		}
+		return
+	}
+	t.Errorf("no timeline row with %q:\n%s", key, out)
+}

@@ -117,7 +117,7 @@ func (m *Model) Overflows() []Overflow {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		out = append(out, sumOverflows(name, dump.Nodes[name])...)
+		out = append(out, sumOverflows(name, dump.Nodes[name].Pods)...)
 	}
 	return out
 }
@@ -189,20 +189,68 @@ func PodOverflows(pod *v1.Pod) []string {
 // own requests (PodOverflows), or the sum of its pods' requests. It is the
 // rule by which every table marks a node's cells "overflow".
 func NodeOverflows(ni *cache.NodeInfo) []string {
+	return PodsOverflows(ni.Node(), ni.Pods)
+}
+
+// PodsOverflows is NodeOverflows of a NodeInfo of node (nil for a
+// placeholder) holding pods.
+func PodsOverflows(node *v1.Node, pods []*cache.PodInfo) []string {
 	var all []Overflow
-	if n := ni.Node(); n != nil {
-		all = listOverflows(all, "", "", "", n.Status.Allocatable)
+	if node != nil {
+		all = listOverflows(all, "", "", "", node.Status.Allocatable)
 	}
 	var out []string
-	for _, pi := range ni.Pods {
+	for _, pi := range pods {
 		out = append(out, PodOverflows(pi.Pod)...)
 	}
-	for _, o := range append(all, sumOverflows("", ni)...) {
+	for _, o := range append(all, sumOverflows("", pods)...) {
 		out = append(out, o.Resource)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// Below these, no node can wrap: fewer than 2^16 pods, each counting less
+// than 2^46 of every resource (46 TB of memory, 70 billion cores), sum to
+// less than 2^62.
+const (
+	safePods  = 1 << 16
+	safeValue = 1 << 46
+)
+
+// MayOverflow reports whether a node holding pod (with its computed
+// resource r) could have a number that wraps: the pod's own quantities
+// wrap, or one of its counted values is at least 2^46 in magnitude. A node
+// none of whose pods may overflow, holding fewer than 2^16 pods and with an
+// allocatable that does not wrap, has no overflow (NodeOverflows is
+// empty): callers that follow a node event by event compute NodeOverflows
+// only for nodes where this, AllocatableOverflows or the pod count says it
+// may.
+func MayOverflow(pod *v1.Pod, r cache.Resource) bool {
+	if len(PodOverflows(pod)) > 0 {
+		return true
+	}
+	big := func(v int64) bool { return v >= safeValue || v <= -safeValue }
+	if big(r.MilliCPU) || big(r.Memory) || big(r.EphemeralStorage) {
+		return true
+	}
+	for _, v := range r.ScalarResources {
+		if big(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// AllocatableOverflows reports whether node's allocatable has a quantity
+// beyond int64.
+func AllocatableOverflows(node *v1.Node) bool {
+	return node != nil && len(listOverflows(nil, "", "", "", node.Status.Allocatable)) > 0
+}
+
+// TooManyPodsToBeSafe reports whether n pods on one node are too many for
+// MayOverflow's bound.
+func TooManyPodsToBeSafe(n int) bool { return n >= safePods }
 
 func resourcesOf(os []Overflow) []string {
 	var out []string
@@ -213,9 +261,9 @@ func resourcesOf(os []Overflow) []string {
 	return slices.Compact(out)
 }
 
-// sumOverflows checks, for each resource, the exact sum of the pods'
-// requests on ni against int64.
-func sumOverflows(node string, ni *cache.NodeInfo) []Overflow {
+// sumOverflows checks, for each resource, the exact sum of the requests
+// of pods (a NodeInfo's) against int64.
+func sumOverflows(node string, pods []*cache.PodInfo) []Overflow {
 	sums := map[string]*big.Int{}
 	wrapped := map[string]int64{}
 	add := func(name string, v int64) {
@@ -225,7 +273,7 @@ func sumOverflows(node string, ni *cache.NodeInfo) []Overflow {
 		sums[name].Add(sums[name], big.NewInt(v))
 		wrapped[name] += v
 	}
-	for _, pi := range ni.Pods {
+	for _, pi := range pods {
 		r := pi.Resource.Resource
 		add("cpu", r.MilliCPU)
 		add("memory", r.Memory)

@@ -118,3 +118,38 @@ func TestPodSumOverflow(t *testing.T) {
 		t.Errorf("OverflowsByNode %q, want cpu,memory", got)
 	}
 }
+
+// TestMayOverflowBound: MayOverflow flags a pod whose own quantities wrap
+// (1e30 cores counts as 0 millicores) or that counts 2^46 or more of a
+// resource, and nothing below; below it, 2^16 pods cannot sum past int64
+// (2^16 × (2^46 − 1) < 2^62), so PodsOverflows is empty.
+func TestMayOverflowBound(t *testing.T) {
+	p := cache.DefaultProfile()
+	may := func(rl v1.ResourceList) bool {
+		pod := requesting("p", rl)
+		return MayOverflow(pod, p.PodResource(pod).Resource)
+	}
+	for _, tc := range []struct {
+		requests v1.ResourceList
+		want     bool
+	}{
+		{v1.ResourceList{v1.ResourceCPU: resource.MustParse("500m"), v1.ResourceMemory: resource.MustParse("1Ti")}, false},
+		{v1.ResourceList{v1.ResourceMemory: *resource.NewQuantity(1<<46-1, resource.BinarySI)}, false},
+		{v1.ResourceList{v1.ResourceMemory: *resource.NewQuantity(1<<46, resource.BinarySI)}, true},
+		{v1.ResourceList{v1.ResourceMemory: *resource.NewQuantity(-(1 << 46), resource.BinarySI)}, true},
+		{v1.ResourceList{"example.com/gpu": *resource.NewQuantity(1<<46, resource.DecimalSI)}, true},
+		{v1.ResourceList{v1.ResourceCPU: resource.MustParse("1e30")}, true},
+	} {
+		if got := may(tc.requests); got != tc.want {
+			t.Errorf("%v: MayOverflow %v, want %v", tc.requests, got, tc.want)
+		}
+	}
+	pod := requesting("p", v1.ResourceList{v1.ResourceMemory: *resource.NewQuantity(1<<46-1, resource.BinarySI)})
+	pods := make([]*cache.PodInfo, safePods-1)
+	for i := range pods {
+		pods[i] = &cache.PodInfo{Pod: pod, Resource: p.PodResource(pod)}
+	}
+	if got := PodsOverflows(nil, pods); len(got) != 0 || TooManyPodsToBeSafe(len(pods)) {
+		t.Errorf("%d pods of 2^46-1 bytes: overflows %v", len(pods), got)
+	}
+}

@@ -73,7 +73,7 @@ func timelineRow(e *v1alpha1.SimulationEvent, script bool) []Cell {
 	}
 	cpu, mem, pods := dash(), dash(), dash()
 	if r := e.Requested; r != nil {
-		cpu, mem, pods = quantityCell("cpu", r.MilliCPU), quantityCell("memory", r.Memory), count(r.Pods)
+		cpu, mem, pods = markOverflow(quantityCell("cpu", r.MilliCPU), "cpu", r.Overflow), markOverflow(quantityCell("memory", r.Memory), "memory", r.Overflow), count(r.Pods)
 	}
 	at := Cell{Text: "+" + e.At, Sort: float64(e.AtMillis), CSV: []string{fmt.Sprintf("%d", e.AtMillis)}}
 	errCell := text(e.Error)

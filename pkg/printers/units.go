@@ -17,15 +17,16 @@ func MilliCPU(m int64) string {
 // Bytes renders bytes with binary suffixes: exact multiples as "512Mi",
 // otherwise one decimal ("12.5Gi"); below 1Ki as plain bytes.
 func Bytes(b int64) string {
-	neg := ""
+	neg, mag := "", uint64(b)
 	if b < 0 {
-		neg, b = "-", -b
+		// -(b+1)+1: the magnitude of math.MinInt64 too (2^63, 8Ei).
+		neg, mag = "-", uint64(-(b+1))+1
 	}
 	units := []string{"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}
-	if b < 1024 {
-		return fmt.Sprintf("%s%d", neg, b)
+	if mag < 1024 {
+		return fmt.Sprintf("%s%d", neg, mag)
 	}
-	v, unit := float64(b), ""
+	v, unit := float64(mag), ""
 	for _, u := range units {
 		if v < 1024 {
 			break

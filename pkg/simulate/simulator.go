@@ -3,6 +3,7 @@ package simulate
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -42,9 +43,13 @@ type Simulator struct {
 	before     map[string]*nodeState
 	touched    []string
 	touchedSet map[string]bool
-	events     []v1alpha1.SimulationEvent
-	step       int
-	ran        bool
+	// mayOverflow holds the nodes whose events compute their overflow
+	// marks (model.MayOverflow); overflowScanned the nodes whose pods were
+	// looked at once, when an event first touched them.
+	mayOverflow, overflowScanned map[string]bool
+	events                       []v1alpha1.SimulationEvent
+	step                         int
+	ran                          bool
 }
 
 // ModelBuilder builds the cache model of the input with the cache options
@@ -66,7 +71,7 @@ func New(opts Options, objects []runtime.Object, build ModelBuilder) (*Simulator
 		objects:    objects,
 		nodes:      map[string]*v1.Node{},
 		pods:       newRegistry(),
-		touchedSet: map[string]bool{},
+		touchedSet: map[string]bool{}, mayOverflow: map[string]bool{}, overflowScanned: map[string]bool{},
 	}
 	m, err := build(cache.Options{TTL: opts.ttl(), Clock: s.clock, Observer: s.observe, Profile: opts.profile()})
 	if err != nil {
@@ -177,9 +182,11 @@ func (s *Simulator) recordTransitions(kind, note string, err error) bool {
 // what removal subtracts: the cached pod's computed resource).
 func (s *Simulator) setRequested(events []v1alpha1.SimulationEvent, trs []cache.Transition) {
 	later := map[string]*v1alpha1.NodeUsage{}
+	laterPods := map[string][]*cache.PodInfo{}
 	for i := len(events) - 1; i >= 0; i-- {
 		e := &events[i]
 		e.Requested = plus(s.requested(e.Node), later[e.Node])
+		s.markOverflow(e.Requested, e.Node, trs[i].Pod, laterPods[e.Node])
 		if e.Event != EventExpire {
 			continue
 		}
@@ -190,6 +197,50 @@ func (s *Simulator) setRequested(events []v1alpha1.SimulationEvent, trs []cache.
 		later[e.Node].MilliCPU += r.MilliCPU
 		later[e.Node].Memory += r.Memory
 		later[e.Node].Pods++
+		laterPods[e.Node] = append(laterPods[e.Node], &cache.PodInfo{Pod: trs[i].Pod, Resource: cache.PodResource{Resource: r}})
+	}
+}
+
+// markOverflow sets u.Overflow, the overflow marks of node after an event
+// about pod (nil for node and clock events); extra are the pods a cleanup
+// expired after this event on node (in the state setRequested rebuilds).
+// The marks are model.PodsOverflows of that state, computed only for the
+// nodes model.MayOverflow flags: the others cannot wrap, and computing
+// them at every event would cost the node's pod count each time.
+func (s *Simulator) markOverflow(u *v1alpha1.NodeUsage, node string, pod *v1.Pod, extra []*cache.PodInfo) {
+	if u == nil || node == "" {
+		return
+	}
+	if !s.overflowScanned[node] {
+		s.overflowScanned[node] = true
+		if ni, ok := s.model.Cache.GetNodeInfo(node); ok {
+			s.flagOverflow(node, ni.Pods...)
+		}
+	}
+	if pod != nil && !s.mayOverflow[node] {
+		s.flagOverflow(node, &cache.PodInfo{Pod: pod, Resource: s.opts.profile().PodResource(pod)})
+	}
+	s.flagOverflow(node, extra...)
+	if model.AllocatableOverflows(s.nodes[node]) || model.TooManyPodsToBeSafe(int(u.Pods)) {
+		s.mayOverflow[node] = true
+	}
+	if !s.mayOverflow[node] {
+		return
+	}
+	ni, ok := s.model.Cache.GetNodeInfo(node)
+	if !ok {
+		return
+	}
+	u.Overflow = model.PodsOverflows(ni.Node(), slices.Concat(ni.Pods, extra))
+}
+
+// flagOverflow flags node when one of pods may overflow.
+func (s *Simulator) flagOverflow(node string, pods ...*cache.PodInfo) {
+	for _, pi := range pods {
+		if s.mayOverflow[node] {
+			return
+		}
+		s.mayOverflow[node] = model.MayOverflow(pi.Pod, pi.Resource.Resource)
 	}
 }
 
@@ -240,6 +291,7 @@ func (s *Simulator) emit(e v1alpha1.SimulationEvent) {
 		s.touch(e.Node)
 		if e.Requested == nil {
 			e.Requested = s.requested(e.Node)
+			s.markOverflow(e.Requested, e.Node, nil, nil)
 		}
 	}
 	s.events = append(s.events, e)

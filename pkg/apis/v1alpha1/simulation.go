@@ -145,7 +145,7 @@ type NodeUsage struct {
 	// Overflow lists, sorted, the resources whose numbers here
 	// kube-scheduler's int64 arithmetic wraps (a quantity or a sum beyond
 	// int64); the numbers are the scheduler's wrapped ones. Set for the
-	// node summary and the simulated pods, not for timeline events.
+	// node summary, the simulated pods and the timeline events.
 	Overflow []string `json:"overflow,omitempty"`
 }
 
