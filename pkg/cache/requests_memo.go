@@ -74,23 +74,11 @@ func appendRequestsKey(b []byte, pod *v1.Pod) []byte {
 	b = appendContainers(b, s.Containers)
 	b = appendContainers(b, s.InitContainers)
 	b = appendList(b, s.Overhead)
-	if s.Resources != nil {
-		b = append(b, 1)
-		b = appendList(b, s.Resources.Requests)
-		b = appendList(b, s.Resources.Limits)
-	} else {
-		b = append(b, 0)
-	}
+	b = appendRequirements(b, s.Resources)
 	st := &pod.Status
 	b = appendStatuses(b, st.ContainerStatuses)
 	b = appendStatuses(b, st.InitContainerStatuses)
-	if st.Resources != nil {
-		b = append(b, 1)
-		b = appendList(b, st.Resources.Requests)
-		b = appendList(b, st.Resources.Limits)
-	} else {
-		b = append(b, 0)
-	}
+	b = appendRequirements(b, st.Resources)
 	b = appendList(b, st.AllocatedResources)
 	b = appendString(b, string(st.Resize)) //nolint:staticcheck // read by the v1.27–v1.32 algorithms
 	b = binary.AppendUvarint(b, uint64(len(st.Conditions)))
@@ -125,16 +113,19 @@ func appendStatuses(b []byte, ss []v1.ContainerStatus) []byte {
 	for i := range ss {
 		s := &ss[i]
 		b = appendString(b, s.Name)
-		if s.Resources != nil {
-			b = append(b, 1)
-			b = appendList(b, s.Resources.Requests)
-			b = appendList(b, s.Resources.Limits)
-		} else {
-			b = append(b, 0)
-		}
+		b = appendRequirements(b, s.Resources)
 		b = appendList(b, s.AllocatedResources)
 	}
 	return b
+}
+
+// appendRequirements appends optional requests and limits (nil and empty
+// encode differently).
+func appendRequirements(b []byte, r *v1.ResourceRequirements) []byte {
+	if r == nil {
+		return append(b, 0)
+	}
+	return appendList(appendList(append(b, 1), r.Requests), r.Limits)
 }
 
 // appendList appends a resource list in key order: each name and the

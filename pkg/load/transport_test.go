@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,39 +13,9 @@ import (
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
-)
 
-// silentServer accepts connections and never answers; closing it closes
-// them.
-func silentServer(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	return "http://" + l.Addr().String()
-}
+	"github.com/schedcache/kubectl-schedcache/internal/fakeapi"
+)
 
 // lockedBuffer is written by the note's timer goroutine.
 type lockedBuffer struct {
@@ -81,7 +50,7 @@ func listWith(t *testing.T, cfg *rest.Config) error {
 // naming the server; --request-timeout (cfg.Timeout) replaces the default
 // timeout and is named in the error.
 func TestSilentServer(t *testing.T) {
-	host := silentServer(t)
+	host := fakeapi.NewSilent(t).URL
 
 	cfg := &rest.Config{Host: host}
 	notes := &lockedBuffer{}
@@ -154,40 +123,14 @@ func TestUnauthorizedOverHTTP(t *testing.T) {
 // answers fails after one response-header timeout, without the retries
 // that server errors get, and says what happened.
 func TestSilentURL(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	defer func() {
-		l.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	}()
-	url := "http://" + l.Addr().String() + "/cluster.yaml"
-	_, err = fetchWithin(url, 200*time.Millisecond)
+	srv := fakeapi.NewSilent(t)
+	url := srv.URL + "/cluster.yaml"
+	_, err := fetchWithin(url, 200*time.Millisecond)
 	want := `unable to read URL "` + url + `": the server accepted the connection but sent no answer within 200ms`
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(conns) != 1 {
-		t.Errorf("%d connections, want 1 (a timeout is not retried)", len(conns))
+	if n := srv.Connections(); n != 1 {
+		t.Errorf("%d connections, want 1 (a timeout is not retried)", n)
 	}
 }

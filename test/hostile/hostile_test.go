@@ -18,16 +18,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/schedcache/kubectl-schedcache/internal/fakeapi"
 )
 
 const (
@@ -119,32 +119,7 @@ const validNode = `{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"
 // silentServer listens on a port of 127.0.0.1, accepts connections and
 // never answers, and writes D/kubeconfig for it; D/host holds its address.
 func silentServer(t *testing.T, dir string) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range conns {
-			c.Close()
-		}
-	})
-	host := "http://" + l.Addr().String()
+	host := fakeapi.NewSilent(t).URL
 	kubeconfig := `apiVersion: v1
 kind: Config
 clusters: [{name: silent, cluster: {server: "` + host + `"}}]
