@@ -98,7 +98,8 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 	}
 	r := &reader{limits: opts.Limits, objects: opts.Objects, extra: extra, decode: opts.decode, c: newCollector(opts.Objects, extra)}
 	if r.decode == nil {
-		r.decode = decodeTyped
+		r.decode, r.pods = decodeTyped, newPodDecoder()
+		r.c.share.podsShared = true
 	}
 	var notes []string
 	given := make(map[string]bool, len(opts.Filenames))

@@ -71,9 +71,24 @@ func quantityOverflows(name v1.ResourceName, q resource.Quantity) (int64, bool) 
 	return q.Value(), q.Cmp(*maxUnits) > 0 || q.Cmp(*minUnits) < 0
 }
 
+// anyOverflows reports whether a quantity of rl is beyond int64 as the
+// scheduler counts it (quantityOverflows), without allocating: the common
+// case, checked first.
+func anyOverflows(rl v1.ResourceList) bool {
+	for name, q := range rl {
+		if _, over := quantityOverflows(name, q); over {
+			return true
+		}
+	}
+	return false
+}
+
 // listOverflows appends the overflows of rl, at field prefix of object, on
 // node.
 func listOverflows(out []Overflow, object, node, prefix string, rl v1.ResourceList) []Overflow {
+	if !anyOverflows(rl) {
+		return out
+	}
 	for _, name := range sortedKeys(rl) {
 		q := rl[name]
 		if wrapped, over := quantityOverflows(name, q); over {
@@ -96,10 +111,14 @@ func (m *Model) Overflows() []Overflow {
 	for _, p := range pods {
 		object := "pod " + p.Namespace + "/" + p.Name
 		for i, c := range p.Spec.InitContainers {
-			out = listOverflows(out, object, p.Spec.NodeName, fmt.Sprintf("spec.initContainers[%d].resources.requests", i), c.Resources.Requests)
+			if anyOverflows(c.Resources.Requests) {
+				out = listOverflows(out, object, p.Spec.NodeName, fmt.Sprintf("spec.initContainers[%d].resources.requests", i), c.Resources.Requests)
+			}
 		}
 		for i, c := range p.Spec.Containers {
-			out = listOverflows(out, object, p.Spec.NodeName, fmt.Sprintf("spec.containers[%d].resources.requests", i), c.Resources.Requests)
+			if anyOverflows(c.Resources.Requests) {
+				out = listOverflows(out, object, p.Spec.NodeName, fmt.Sprintf("spec.containers[%d].resources.requests", i), c.Resources.Requests)
+			}
 		}
 		if p.Spec.Resources != nil {
 			out = listOverflows(out, object, p.Spec.NodeName, "spec.resources.requests", p.Spec.Resources.Requests)
@@ -131,6 +150,9 @@ const podSumField = "the sum of its %s requests (containers, init containers, ov
 // single quantity of that resource is: kube-scheduler's number for the pod
 // wraps.
 func podSumOverflows(pod *v1.Pod) []Overflow {
+	if sumCannotOverflow(pod) {
+		return nil
+	}
 	single := map[v1.ResourceName]bool{}
 	note := func(rl v1.ResourceList) {
 		for name, q := range rl {
@@ -162,6 +184,43 @@ func podSumOverflows(pod *v1.Pod) []Overflow {
 		}
 	}
 	return out
+}
+
+// sumCannotOverflow reports whether no sum PodRequests makes of pod can go
+// beyond int64: fewer than 2^16 lists are summed (containers, init
+// containers, overhead, pod level), each of whose quantities counts less
+// than 2^46 (quantityOverflows' units) in magnitude. It lets the common pod
+// skip computing its requests a second time.
+func sumCannotOverflow(pod *v1.Pod) bool {
+	if len(pod.Spec.InitContainers)+len(pod.Spec.Containers) >= safePods-2 {
+		return false
+	}
+	small := func(rl v1.ResourceList) bool {
+		for name, q := range rl {
+			if name == v1.ResourceCPU {
+				if q.CmpInt64(safeValue/1000) >= 0 || q.CmpInt64(-safeValue/1000) <= 0 {
+					return false
+				}
+			} else if q.CmpInt64(safeValue) >= 0 || q.CmpInt64(-safeValue) <= 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for _, c := range pod.Spec.InitContainers {
+		if !small(c.Resources.Requests) {
+			return false
+		}
+	}
+	for _, c := range pod.Spec.Containers {
+		if !small(c.Resources.Requests) {
+			return false
+		}
+	}
+	if pod.Spec.Resources != nil && !small(pod.Spec.Resources.Requests) {
+		return false
+	}
+	return small(pod.Spec.Overhead)
 }
 
 // PodOverflows lists, sorted, the resources of pod that kube-scheduler's
