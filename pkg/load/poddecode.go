@@ -12,6 +12,7 @@ package load
 
 import (
 	"errors"
+	"slices"
 	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -30,12 +31,52 @@ var errSkippedKind = errors.New("value of the wrong kind for the field")
 type podDecoder struct {
 	opts jsonv2.Options
 
-	mu    sync.RWMutex
-	lists map[string]corev1.ResourceList // by JSON text
-	maps  map[string]map[string]string   // by JSON text
+	lists       byText[corev1.ResourceList]
+	maps        byText[map[string]string]
+	tolerations byText[[]corev1.Toleration]
 	// share gives equal lists and maps of different texts one copy too
-	// ("0.5" and "500m"), as the collector's sharing did.
+	// ("0.5" and "500m"), as the collector's sharing did. Guarded by mu.
+	mu    sync.Mutex
 	share *listSharer
+}
+
+// byText holds values by the JSON text they were decoded from. Safe for
+// concurrent use.
+type byText[V any] struct {
+	mu sync.RWMutex
+	m  map[string]V
+}
+
+// get returns the value of text, decoding it with decode (and keeping it)
+// the first time.
+func (b *byText[V]) get(text []byte, decode func([]byte) (V, error)) (V, error) {
+	b.mu.RLock()
+	v, ok := b.m[string(text)]
+	b.mu.RUnlock()
+	if ok {
+		return v, nil
+	}
+	v, err := decode(text)
+	if err != nil {
+		return v, err
+	}
+	b.mu.Lock()
+	if b.m == nil {
+		b.m = map[string]V{}
+	}
+	b.m[string(text)] = v
+	b.mu.Unlock()
+	return v, nil
+}
+
+// shared unmarshals the next value with the shared value of its text.
+func shared[V any](dec *jsontext.Decoder, b *byText[V], v *V, decode func([]byte) (V, error)) error {
+	text, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	*v, err = b.get(text, decode)
+	return err
 }
 
 // decodeOptions are the json v2 options every typed decode uses: invalid
@@ -44,7 +85,7 @@ type podDecoder struct {
 var decodeOptions = jsonv2.JoinOptions(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
 
 func newPodDecoder() *podDecoder {
-	d := &podDecoder{lists: map[string]corev1.ResourceList{}, maps: map[string]map[string]string{}, share: newListSharer()}
+	d := &podDecoder{share: newListSharer()}
 	d.opts = jsonv2.JoinOptions(decodeOptions, jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
 		// Shared as decoded.
 		jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *corev1.ResourceList) error {
@@ -53,12 +94,14 @@ func newPodDecoder() *podDecoder {
 		jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *map[string]string) error {
 			return d.sharedMap(dec, v)
 		}),
+		jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *[]corev1.Toleration) error {
+			return d.sharedTolerations(dec, v)
+		}),
 		// Slices of large elements, allocated at their length.
 		exact[corev1.Container](),
 		exact[corev1.ContainerStatus](),
 		exact[corev1.Volume](),
 		exact[corev1.PodCondition](),
-		exact[corev1.Toleration](),
 		exact[corev1.ContainerPort](),
 		// What slimContainer drops (Command, Args and the termination
 		// message path are plain strings, decoded and dropped later).
@@ -130,46 +173,35 @@ func emptied[T any]() *jsonv2.Unmarshalers {
 
 // sharedList sets *v to the shared list of the next value's text.
 func (d *podDecoder) sharedList(dec *jsontext.Decoder, v *corev1.ResourceList) error {
-	raw, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	d.mu.RLock()
-	l, ok := d.lists[string(raw)]
-	d.mu.RUnlock()
-	if !ok {
-		if err := jsonv2.Unmarshal(raw, &l, decodeOptions); err != nil {
-			return err
+	return shared(dec, &d.lists, v, func(text []byte) (l corev1.ResourceList, err error) {
+		if err = jsonv2.Unmarshal(text, &l, decodeOptions); err == nil {
+			d.mu.Lock()
+			l = d.share.list(l)
+			d.mu.Unlock()
 		}
-		d.mu.Lock()
-		l = d.share.list(l)
-		d.lists[string(raw)] = l
-		d.mu.Unlock()
-	}
-	*v = l
-	return nil
+		return l, err
+	})
 }
 
 // sharedMap sets *v to the shared map of the next value's text.
 func (d *podDecoder) sharedMap(dec *jsontext.Decoder, v *map[string]string) error {
-	raw, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	d.mu.RLock()
-	m, ok := d.maps[string(raw)]
-	d.mu.RUnlock()
-	if !ok {
-		if err := jsonv2.Unmarshal(raw, &m, decodeOptions); err != nil {
-			return err
+	return shared(dec, &d.maps, v, func(text []byte) (m map[string]string, err error) {
+		if err = jsonv2.Unmarshal(text, &m, decodeOptions); err == nil {
+			d.mu.Lock()
+			m = d.share.stringMap(m)
+			d.mu.Unlock()
 		}
-		d.mu.Lock()
-		m = d.share.stringMap(m)
-		d.maps[string(raw)] = m
-		d.mu.Unlock()
-	}
-	*v = m
-	return nil
+		return m, err
+	})
+}
+
+// sharedTolerations sets *v to the shared tolerations of the next value's
+// text: most pods have the same two (not-ready and unreachable for 300 s).
+func (d *podDecoder) sharedTolerations(dec *jsontext.Decoder, v *[]corev1.Toleration) error {
+	return shared(dec, &d.tolerations, v, func(text []byte) (t []corev1.Toleration, err error) {
+		err = jsonv2.Unmarshal(text, &t, decodeOptions)
+		return slices.Clip(t), err
+	})
 }
 
 // exact unmarshals a []T into a slice of exactly its length: the default

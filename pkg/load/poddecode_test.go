@@ -188,3 +188,44 @@ func equalLists(a, b corev1.ResourceList) bool {
 	}
 	return true
 }
+
+// BenchmarkPodDecoder decodes hack/gen-cluster's 3,000 pods the plain way
+// (decodeTyped, then slimPod) and with the pod decoder (then slimPod), in
+// the same run.
+func BenchmarkPodDecoder(b *testing.B) {
+	var pods [][]byte
+	var size int64
+	for _, it := range benchItems(b, 100, 3000) {
+		if it.gvk == podKind {
+			pods = append(pods, it.raw)
+			size += int64(len(it.raw))
+		}
+	}
+	b.Run("plain", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, raw := range pods {
+				obj, err := decodeTyped(raw, podKind)
+				if err != nil {
+					b.Fatal(err)
+				}
+				slimPod(obj.(*corev1.Pod))
+			}
+		}
+	})
+	b.Run("pod-decoder", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		d := newPodDecoder()
+		for b.Loop() {
+			for _, raw := range pods {
+				obj, err := d.decode(raw)
+				if err != nil {
+					b.Fatal(err)
+				}
+				slimPod(obj.(*corev1.Pod))
+			}
+		}
+	})
+}

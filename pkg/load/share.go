@@ -158,6 +158,9 @@ func (s *listSharer) podSpec(spec *corev1.PodSpec) {
 	}
 	intern(s, &spec.RestartPolicy)
 	intern(s, &spec.DNSPolicy)
+	if s.podsShared {
+		return // tolerations are shared whole (the pod decoder)
+	}
 	for i := range spec.Tolerations {
 		t := &spec.Tolerations[i]
 		intern(s, &t.Key)
