@@ -74,6 +74,8 @@ type reader struct {
 	// pods decodes v1 Pods, unless tests replace decode.
 	pods *podDecoder
 	c    *collector
+	// count follows the reading for the progress line; nil without one.
+	count *readCount
 }
 
 // batch is pieces cut in a row, their text held in one buffer. The reader
