@@ -103,6 +103,15 @@ func listOverflows(out []Overflow, object, node, prefix string, rl v1.ResourceLi
 // name order, each resource whose sum of the pods' requests goes beyond
 // int64 on a node of the cache.
 func (m *Model) Overflows() []Overflow {
+	var d *cache.Dump
+	if m.Cache != nil {
+		d = m.Cache.Dump()
+	}
+	return m.overflowsIn(d)
+}
+
+// overflowsIn is Overflows with the node sums taken from d (nil: none).
+func (m *Model) overflowsIn(dump *cache.Dump) []Overflow {
 	var out []Overflow
 	pods := m.Pods
 	for _, n := range m.Nodes {
@@ -126,10 +135,9 @@ func (m *Model) Overflows() []Overflow {
 		out = listOverflows(out, object, p.Spec.NodeName, "spec.overhead", p.Spec.Overhead)
 		out = append(out, podSumOverflows(p)...)
 	}
-	if m.Cache == nil {
+	if dump == nil {
 		return out
 	}
-	dump := m.Cache.Dump()
 	names := make([]string, 0, len(dump.Nodes))
 	for name := range dump.Nodes {
 		names = append(names, name)
@@ -362,8 +370,15 @@ func sumOverflows(node string, pods []*cache.PodInfo) []Overflow {
 // OverflowsByNode maps a node's name to the resources, sorted, that
 // overflowed on it (Overflows, less pending pods).
 func (m *Model) OverflowsByNode() map[string][]string {
+	return m.OverflowsByNodeIn(m.Cache.Dump())
+}
+
+// OverflowsByNodeIn is OverflowsByNode with d, a Dump of m.Cache taken by
+// the caller: views that hold one already spare the cache a second copy of
+// every NodeInfo (about 100 MB at 5,000 nodes and 150,000 pods).
+func (m *Model) OverflowsByNodeIn(d *cache.Dump) map[string][]string {
 	out := map[string][]string{}
-	for _, o := range m.Overflows() {
+	for _, o := range m.overflowsIn(d) {
 		if o.Node == "" || slices.Contains(out[o.Node], o.Resource) {
 			continue
 		}
