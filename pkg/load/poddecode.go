@@ -14,10 +14,12 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -103,6 +105,9 @@ func newPodDecoder() *podDecoder {
 		exact[corev1.Volume](),
 		exact[corev1.PodCondition](),
 		exact[corev1.ContainerPort](),
+		// Timestamps (conditions, start times): metav1.Time's own
+		// UnmarshalJSON goes through encoding/json for the string.
+		jsonv2.UnmarshalFromFunc(unmarshalTime),
 		// What slimContainer drops (Command, Args and the termination
 		// message path are plain strings, decoded and dropped later).
 		skipped[[]corev1.EnvVar]('['),
@@ -242,4 +247,30 @@ func exact[T any]() *jsonv2.Unmarshalers {
 		*v = append(make([]T, 0, len(*scratch)), *scratch...)
 		return nil
 	})
+}
+
+// unmarshalTime reads a metav1.Time as its UnmarshalJSON does (apimachinery
+// v0.36 pkg/apis/meta/v1/time.go): null is the zero time, a string is
+// parsed as RFC 3339 and kept in local time. Anything else, or a string
+// that does not parse, fails, and the pod is decoded the plain way, whose
+// error names it.
+func unmarshalTime(dec *jsontext.Decoder, t *metav1.Time) error {
+	switch dec.PeekKind() {
+	case 'n':
+		t.Time = time.Time{}
+		return dec.SkipValue()
+	case '"':
+	default:
+		return errSkippedKind
+	}
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	parsed, err := time.Parse(time.RFC3339, tok.String())
+	if err != nil {
+		return err
+	}
+	t.Time = parsed.Local()
+	return nil
 }

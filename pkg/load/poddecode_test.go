@@ -116,6 +116,9 @@ func TestPodDecoderRefusesWhatThePlainDecodeRefuses(t *testing.T) {
 		`"status":{"containerStatuses":[{"name":"a","state":[]}]}`,
 		`"status":{"conditions":[{"type":5}]}`,
 		`"metadata":{"labels":[]}`,
+		`"status":{"startTime":"yesterday"}`,
+		`"status":{"startTime":5}`,
+		`"metadata":{"creationTimestamp":"2026-01-02 03:04:05"}`,
 		`"spec":{"containers":[{"name":"a","resources":{"requests":{"cpu":"lots"}}}]}`,
 	} {
 		data := []byte(`{"apiVersion":"v1","kind":"Pod",` + field + `}`)
