@@ -49,9 +49,17 @@ type byText[V any] struct {
 	m  map[string]V
 }
 
-// get returns the value of text, decoding it with decode (and keeping it)
-// the first time.
+// maxKeptText is the longest text byText keeps a value by. A longer one
+// (an annotation holding a JSON document, say) is decoded every time: such
+// texts are rarely repeated, and keeping them would hold a copy of each.
+const maxKeptText = 512
+
+// get returns the value of text, decoding it with decode (and keeping it,
+// when text is short) the first time.
 func (b *byText[V]) get(text []byte, decode func([]byte) (V, error)) (V, error) {
+	if len(text) > maxKeptText {
+		return decode(text)
+	}
 	b.mu.RLock()
 	v, ok := b.m[string(text)]
 	b.mu.RUnlock()

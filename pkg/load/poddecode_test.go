@@ -232,3 +232,26 @@ func BenchmarkPodDecoder(b *testing.B) {
 		}
 	})
 }
+
+// TestLongTextsSharedByContent: a map whose text is too long to be kept by
+// text is decoded each time, and still shared by content.
+func TestLongTextsSharedByContent(t *testing.T) {
+	long := strings.Repeat("x", maxKeptText)
+	data := []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","annotations":{"a":"` + long + `"}}}`)
+	d := newPodDecoder()
+	first, err := d.decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := d.decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := first.(*corev1.Pod).Annotations, second.(*corev1.Pod).Annotations
+	if a["a"] != long || reflect.ValueOf(a).UnsafePointer() != reflect.ValueOf(b).UnsafePointer() {
+		t.Errorf("annotations %d bytes, shared %v; want the long value, shared", len(a["a"]), reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer())
+	}
+	if len(d.maps.m) != 0 {
+		t.Errorf("%d texts kept, want none", len(d.maps.m))
+	}
+}
