@@ -61,6 +61,3 @@ func (f *sinkFeed) discard() {
 	f.discarded = true
 	f.sink.Discard()
 }
-
-// active reports whether objects are handed on.
-func (f *sinkFeed) active() bool { return f.sink != nil && !f.discarded }
