@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -167,16 +168,26 @@ func (f *InputFlags) Limits() load.Limits { return f.limits }
 // Load reads the cluster from files or lists it live. Warnings and progress
 // go to streams.ErrOut; progress only when ErrOut is a terminal.
 func (f *InputFlags) Load(ctx context.Context, streams genericiooptions.IOStreams) (*load.Cluster, error) {
+	return f.load(ctx, streams, nil)
+}
+
+// load is Load, handing the nodes and pods to sink (when not nil) as they
+// are read or listed.
+func (f *InputFlags) load(ctx context.Context, streams genericiooptions.IOStreams, sink load.Sink) (*load.Cluster, error) {
 	if len(f.Filenames) > 0 {
-		return load.ReadFiles(load.FileOptions{
-			Filenames: f.Filenames, Recursive: f.Recursive, Stdin: streams.In, Objects: f.Objects, Limits: f.limits,
-		}, streams.ErrOut)
+		opts := load.FileOptions{
+			Filenames: f.Filenames, Recursive: f.Recursive, Stdin: streams.In, Objects: f.Objects, Limits: f.limits, Sink: sink,
+		}
+		if isTerminal(streams.ErrOut) {
+			opts.Progress = streams.ErrOut
+		}
+		return load.ReadFiles(opts, streams.ErrOut)
 	}
 	client, host, err := f.client(streams.ErrOut)
 	if err != nil {
 		return nil, err
 	}
-	opts := load.ListOptions{PageSize: f.ChunkSize, Host: host, Warnings: streams.ErrOut}
+	opts := load.ListOptions{PageSize: f.ChunkSize, Host: host, Warnings: streams.ErrOut, Sink: sink}
 	if f.Objects {
 		opts.Kinds = load.SchedulingKinds
 	}
@@ -232,23 +243,54 @@ func (f *InputFlags) BuildModel(cluster *load.Cluster, opts cache.Options, warni
 // cannot be reached or refuses the user is reported by the listing's own
 // error alone.
 func (f *InputFlags) LoadModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options) (*model.Model, error) {
-	cluster, err := f.Load(ctx, streams)
-	if err != nil {
-		return nil, err
+	_, m, err := f.LoadWithModel(ctx, streams, opts)
+	return m, err
+}
+
+// LoadWithModel is LoadModel returning the loaded cluster too. The model is
+// built while the input is read or listed (model.Builder) when the profile
+// is known beforehand without a word to say: always for files; for a live
+// cluster when its version reads without a warning, else (an unreachable
+// server, say) after the listing as LoadModel says.
+func (f *InputFlags) LoadWithModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options) (*load.Cluster, *model.Model, error) {
+	if opts.Profile == nil {
+		if p, ok := f.quietProfile(streams); ok {
+			opts.Profile = &p
+		}
 	}
 	if opts.Profile == nil {
-		p, _, err := f.Profile(streams.ErrOut)
+		cluster, err := f.Load(ctx, streams)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		opts.Profile = &p
+		m, err := f.BuildModel(cluster, opts, streams.ErrOut)
+		return cluster, m, err
 	}
-	m, err := model.Build(cluster, opts)
+	builder := model.NewBuilder(opts)
+	cluster, err := f.load(ctx, streams, builder)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	m := builder.Finish(cluster)
 	m.WriteWarnings(streams.ErrOut)
-	return m, nil
+	return cluster, m, nil
+}
+
+// quietProfile is Profile when it needs nothing but the flags, or a live
+// server's version that reads without error or warning.
+func (f *InputFlags) quietProfile(streams genericiooptions.IOStreams) (cache.Profile, bool) {
+	if len(f.Filenames) == 0 {
+		// The client Load will use, with its warnings going where Load's go.
+		if _, _, err := f.client(streams.ErrOut); err != nil {
+			return cache.Profile{}, false
+		}
+	}
+	var said bytes.Buffer
+	p, _, err := f.Profile(&said)
+	if err != nil || said.Len() > 0 {
+		return cache.Profile{}, false
+	}
+	return p, true
 }
 
 // isTerminal reports whether w is a terminal (for progress and colour).

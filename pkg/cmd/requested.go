@@ -238,11 +238,7 @@ var errFitsNoNode = errors.New("the pod passes kube-scheduler's filters on no no
 func (o *RequestedOptions) fitting() bool { return o.Pod != "" || o.PodFile != "" }
 
 func (o *RequestedOptions) run(ctx context.Context) error {
-	cluster, err := o.Input.Load(ctx, o.IOStreams)
-	if err != nil {
-		return err
-	}
-	m, err := o.Input.BuildModel(cluster, cache.Options{}, o.ErrOut)
+	cluster, m, err := o.Input.LoadWithModel(ctx, o.IOStreams, cache.Options{})
 	if err != nil {
 		return err
 	}

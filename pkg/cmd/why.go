@@ -139,11 +139,7 @@ func (o *WhyOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cluster, err := o.Input.Load(ctx, o.IOStreams)
-	if err != nil {
-		return err
-	}
-	m, err := o.Input.BuildModel(cluster, cache.Options{}, o.ErrOut)
+	cluster, m, err := o.Input.LoadWithModel(ctx, o.IOStreams, cache.Options{})
 	if err != nil {
 		return err
 	}

@@ -87,7 +87,9 @@ type kept struct {
 // collector gathers the objects read from files, in order.
 type collector struct {
 	share   *listSharer
-	objects bool // keep the scheduling kinds
+	feed    sinkFeed
+	count   *readCount // nil without a progress line
+	objects bool       // keep the scheduling kinds
 	extra   map[schema.GroupKind]bool
 
 	nodes   []*corev1.Node
@@ -345,10 +347,15 @@ func (c *collector) addNode(node *corev1.Node, loc location) error {
 	key := objectKey{"", "Node", "", node.Name}
 	if at, ok := c.replace(key, loc); ok {
 		c.nodes[at] = node
+		c.feed.discard()
 		return nil
 	}
 	c.keys[key] = kept{loc, len(c.nodes)}
 	c.nodes = append(c.nodes, node)
+	c.feed.node(node)
+	if c.count != nil {
+		c.count.nodes.Add(1)
+	}
 	return nil
 }
 
@@ -366,6 +373,9 @@ func (c *collector) addPod(pod *corev1.Pod, loc location) error {
 		c.derived++
 	}
 	at, replacing := c.replace(key, loc)
+	if replacing {
+		c.feed.discard()
+	}
 	switch {
 	case !keep:
 		c.terminal++
@@ -381,6 +391,10 @@ func (c *collector) addPod(pod *corev1.Pod, loc location) error {
 	default:
 		c.keys[key] = kept{loc, len(c.pods)}
 		c.pods = append(c.pods, pod)
+		c.feed.pod(pod)
+		if c.count != nil {
+			c.count.pods.Add(1)
+		}
 	}
 	return nil
 }

@@ -16,7 +16,7 @@ import (
 	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
+	corev1 "k8s.io/api/core/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
@@ -46,7 +46,7 @@ func decodeTyped(data []byte, gvk schema.GroupVersionKind) (kruntime.Object, err
 	if err != nil {
 		return nil, err
 	}
-	if jsonv2.Unmarshal(data, obj, jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)) == nil {
+	if jsonv2.Unmarshal(data, obj, decodeOptions) == nil {
 		return obj, nil
 	}
 	return decodeSigs(data, gvk)
@@ -164,7 +164,7 @@ func (r *reader) decodePiece(p *piece) {
 		p.err = errNoAPIVersion
 		return
 	}
-	obj, err := r.decode(data, gvk)
+	obj, err := r.decodeObject(data, gvk)
 	if err != nil {
 		p.err = jsonError(err, data, p)
 		return
@@ -185,12 +185,24 @@ func (r *reader) decodeFast(p *piece, data []byte) bool {
 	if err != nil || gvk.Kind == "" || gvk.Version == "" || !r.wanted(gvk) {
 		return false
 	}
-	obj, err := r.decode(data, gvk)
+	obj, err := r.decodeObject(data, gvk)
 	if err != nil {
 		return false
 	}
 	p.gvk, p.obj = gvk, obj
 	return true
+}
+
+// podKind is the kind the pod decoder decodes.
+var podKind = corev1.SchemeGroupVersion.WithKind("Pod")
+
+// decodeObject decodes one object of kind gvk: v1 Pods with the pod
+// decoder when the reader has one, everything else with r.decode.
+func (r *reader) decodeObject(data []byte, gvk schema.GroupVersionKind) (kruntime.Object, error) {
+	if r.pods != nil && gvk == podKind {
+		return r.pods.decode(data)
+	}
+	return r.decode(data, gvk)
 }
 
 // wanted reports whether objects of kind gvk are decoded: nodes, pods,

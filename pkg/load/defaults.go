@@ -3,6 +3,7 @@ package load
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"maps"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -35,7 +36,8 @@ func DefaultFilePod(pod *corev1.Pod) {
 }
 
 // DefaultPod applies to pod, in place, the v1 defaulting that matters to
-// scheduling:
+// scheduling (a resource list it changes is replaced by a changed copy,
+// never written to, because the reader shares equal lists between pods):
 //   - in each container and init container, a resource with a limit but no
 //     request gets a request equal to its limit;
 //   - pod-level resources (PodLevelResources, on by default since v1.34), only
@@ -70,31 +72,30 @@ func DefaultPod(pod *corev1.Pod) {
 	// The API server rounds quantities after the defaulting above, so
 	// defaulted pod-level sums are computed from unrounded values.
 	for i := range spec.InitContainers {
-		roundUp(spec.InitContainers[i].Resources.Limits, spec.InitContainers[i].Resources.Requests)
+		roundUpRequirements(&spec.InitContainers[i].Resources)
 	}
 	for i := range spec.Containers {
-		roundUp(spec.Containers[i].Resources.Limits, spec.Containers[i].Resources.Requests)
+		roundUpRequirements(&spec.Containers[i].Resources)
 	}
 	for i := range spec.EphemeralContainers {
-		r := spec.EphemeralContainers[i].Resources
-		roundUp(r.Limits, r.Requests)
+		roundUpRequirements(&spec.EphemeralContainers[i].Resources)
 	}
-	roundUp(spec.Overhead)
+	spec.Overhead = roundedUp(spec.Overhead)
 	if spec.Resources != nil {
-		roundUp(spec.Resources.Limits, spec.Resources.Requests)
+		roundUpRequirements(spec.Resources)
 	}
 	status := &pod.Status
 	for _, statuses := range [][]corev1.ContainerStatus{status.InitContainerStatuses, status.ContainerStatuses, status.EphemeralContainerStatuses} {
 		for i := range statuses {
-			roundUp(statuses[i].AllocatedResources)
+			statuses[i].AllocatedResources = roundedUp(statuses[i].AllocatedResources)
 			if r := statuses[i].Resources; r != nil {
-				roundUp(r.Limits, r.Requests)
+				roundUpRequirements(r)
 			}
 		}
 	}
-	roundUp(status.AllocatedResources)
+	status.AllocatedResources = roundedUp(status.AllocatedResources)
 	if status.Resources != nil {
-		roundUp(status.Resources.Limits, status.Resources.Requests)
+		roundUpRequirements(status.Resources)
 	}
 }
 
@@ -105,21 +106,39 @@ func DefaultNode(node *corev1.Node) {
 	if node.Status.Allocatable == nil && node.Status.Capacity != nil {
 		node.Status.Allocatable = node.Status.Capacity.DeepCopy()
 	}
-	roundUp(node.Status.Capacity, node.Status.Allocatable)
+	node.Status.Capacity = roundedUp(node.Status.Capacity)
+	node.Status.Allocatable = roundedUp(node.Status.Allocatable)
 }
 
 // requestsFromLimits gives every resource that has a limit but no request a
 // request equal to the limit.
 func requestsFromLimits(r *corev1.ResourceRequirements) {
+	var requests corev1.ResourceList // r.Requests' copy, once a request is missing
 	for name, limit := range r.Limits {
 		if _, ok := r.Requests[name]; ok {
 			continue
 		}
-		if r.Requests == nil {
-			r.Requests = make(corev1.ResourceList, len(r.Limits))
+		if requests == nil {
+			requests = make(corev1.ResourceList, len(r.Requests)+len(r.Limits))
+			maps.Copy(requests, r.Requests)
 		}
-		r.Requests[name] = limit.DeepCopy()
+		requests[name] = limit.DeepCopy()
 	}
+	if requests != nil {
+		r.Requests = requests
+	}
+}
+
+// writable returns l, or a copy of it when copied is false (setting it),
+// so that a list shared with other pods is copied before its first change.
+func writable(l corev1.ResourceList, copied *bool) corev1.ResourceList {
+	if *copied {
+		return l
+	}
+	*copied = true
+	out := make(corev1.ResourceList, len(l)+1)
+	maps.Copy(out, l)
+	return out
 }
 
 // podLevelHugePageLimits sets pod-level hugepage limits from the containers'
@@ -130,6 +149,7 @@ func podLevelHugePageLimits(pod *corev1.Pod) {
 	if res == nil || len(res.Limits) == 0 && len(res.Requests) == 0 {
 		return
 	}
+	copied := false
 	for name, limit := range resourcehelper.AggregateContainerLimits(pod, resourcehelper.PodResourcesOptions{}) {
 		if !isHugePages(name) || !resourcehelper.IsSupportedPodLevelResource(name) {
 			continue
@@ -140,9 +160,7 @@ func podLevelHugePageLimits(pod *corev1.Pod) {
 		if _, ok := res.Limits[name]; ok {
 			continue
 		}
-		if res.Limits == nil {
-			res.Limits = corev1.ResourceList{}
-		}
+		res.Limits = writable(res.Limits, &copied)
 		res.Limits[name] = limit.DeepCopy()
 	}
 }
@@ -155,10 +173,9 @@ func podLevelRequests(pod *corev1.Pod) {
 	if res == nil || len(res.Limits) == 0 {
 		return
 	}
+	copied := false
 	set := func(name corev1.ResourceName, q resource.Quantity) {
-		if res.Requests == nil {
-			res.Requests = corev1.ResourceList{}
-		}
+		res.Requests = writable(res.Requests, &copied)
 		res.Requests[name] = q.DeepCopy()
 	}
 	for name, req := range resourcehelper.AggregateContainerRequests(pod, resourcehelper.PodResourcesOptions{}) {
@@ -201,19 +218,26 @@ func defaultPorts(containers []corev1.Container, hostNetwork bool) {
 	}
 }
 
-// roundUp rounds every quantity in lists up to a multiple of 1m (milli
-// scale). Quantities that are already multiples are left untouched, so a
-// stored object keeps its exact representation.
-func roundUp(lists ...corev1.ResourceList) {
-	for _, list := range lists {
-		for name, q := range list {
-			rounded := q.DeepCopy()
-			rounded.RoundUp(resource.Milli)
-			if rounded.Cmp(q) != 0 {
-				list[name] = rounded
-			}
+// roundedUp returns list with every quantity rounded up to a multiple of 1m
+// (milli scale): list itself when all are multiples already, so a stored
+// object keeps its exact representation, or else a rounded copy.
+func roundedUp(list corev1.ResourceList) corev1.ResourceList {
+	copied := false
+	for name, q := range list {
+		rounded := q.DeepCopy()
+		rounded.RoundUp(resource.Milli)
+		if rounded.Cmp(q) != 0 {
+			list = writable(list, &copied)
+			list[name] = rounded
 		}
 	}
+	return list
+}
+
+// roundUpRequirements rounds r's limits and requests (roundedUp).
+func roundUpRequirements(r *corev1.ResourceRequirements) {
+	r.Limits = roundedUp(r.Limits)
+	r.Requests = roundedUp(r.Requests)
 }
 
 // derivedUIDSpace is the name space of DerivedUID: the version-5 UUID of the

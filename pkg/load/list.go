@@ -56,6 +56,10 @@ type ListOptions struct {
 	Kinds []SchedulingKind
 	// Warnings receives those warnings, one line each; nil discards them.
 	Warnings io.Writer
+	// Sink, when not nil, receives the nodes and pods as they are listed
+	// (pods once every node is in), so that the model is built while the
+	// listing goes on; the progress line then counts what it was given.
+	Sink Sink
 
 	// clock drives the progress line; nil means the real clock. Tests set a
 	// fake clock.
@@ -104,6 +108,7 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 	}
 
 	nodeCount, podCount, objectCount := newCounter(), newCounter(), newCounter()
+	feed := &sinkFeed{sink: opts.Sink}
 	if opts.Progress != nil {
 		clk := opts.clock
 		if clk == nil {
@@ -114,6 +119,7 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 			objects = objectCount
 		}
 		p := startProgress(opts.Progress, clk, nodeCount, podCount, objects)
+		p.feed = feed
 		defer p.Stop()
 	}
 
@@ -123,8 +129,13 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 		objects  = make([][]runtime.Object, len(opts.Kinds))
 		unlisted = make([]error, len(opts.Kinds))
 		wg       sync.WaitGroup
+		// The sink gets pods once every node is in (nodesDone); fed
+		// counts the pods given so far.
+		nodesDone = make(chan struct{})
+		fed       int
 	)
 	wg.Go(func() {
+		defer close(nodesDone)
 		share := newListSharer() // one per goroutine: not safe for concurrent use
 		list := func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			return client.CoreV1().Nodes().List(ctx, o)
@@ -136,6 +147,7 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 			}
 			prepareNode(node, share, false)
 			nodes = append(nodes, node)
+			feed.node(node)
 			nodeCount.listed.Add(1)
 			return nil
 		})
@@ -155,6 +167,13 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 			}
 			if keep, _ := preparePod(pod, share, false); keep {
 				pods = append(pods, pod)
+			}
+			select {
+			case <-nodesDone:
+				for ; fed < len(pods); fed++ {
+					feed.pod(pods[fed])
+				}
+			default:
 			}
 			podCount.listed.Add(1)
 			return nil
@@ -190,6 +209,9 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 	wg.Wait()
 	if firstErr != nil {
 		return nil, firstErr
+	}
+	for ; fed < len(pods); fed++ {
+		feed.pod(pods[fed])
 	}
 
 	c := &Cluster{Nodes: nodes, Pods: pods, Source: "cluster"}

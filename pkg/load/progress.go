@@ -61,7 +61,9 @@ func (c *counter) String() string {
 type progress struct {
 	out                  io.Writer
 	clock                clock.WithTicker
-	nodes, pods, objects *counter // objects: nil when none are listed
+	nodes, pods, objects *counter   // objects: nil when none are listed
+	feed                 *sinkFeed  // nil or without a sink: nothing modelled while listing
+	read                 *readCount // when reading files (nodes, pods and objects are nil)
 	stop, done           chan struct{}
 }
 
@@ -72,7 +74,18 @@ type progress struct {
 // it with a newline. The ticker is created before startProgress returns, so a
 // fake clock in tests sees it.
 func startProgress(out io.Writer, clk clock.WithTicker, nodes, pods, objects *counter) *progress {
-	p := &progress{out: out, clock: clk, nodes: nodes, pods: pods, objects: objects, stop: make(chan struct{}), done: make(chan struct{})}
+	return start(&progress{out: out, clock: clk, nodes: nodes, pods: pods, objects: objects})
+}
+
+// startReadProgress is startProgress for reading files: "read 312 of 742
+// MB, 5,000 nodes, 41,000 pods".
+func startReadProgress(out io.Writer, clk clock.WithTicker, read *readCount, feed *sinkFeed) *progress {
+	return start(&progress{out: out, clock: clk, read: read, feed: feed})
+}
+
+func start(p *progress) *progress {
+	p.stop, p.done = make(chan struct{}), make(chan struct{})
+	clk := p.clock
 	start := clk.Now()
 	ticker := clk.NewTicker(progressInterval)
 	go p.run(start, ticker)
@@ -111,11 +124,52 @@ func (p *progress) Stop() {
 	<-p.done
 }
 
+// readCount follows the reading of files for the progress line; safe for
+// concurrent use.
+type readCount struct {
+	bytes atomic.Int64 // read so far
+	total int64        // bytes to read; 0 when unknown
+	nodes atomic.Int64 // kept so far
+	pods  atomic.Int64 // kept so far
+}
+
+// countingReader counts what is read through it.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// megabytes formats n bytes in whole (decimal) megabytes: "742".
+func megabytes(n int64) string { return thousands((n + 500_000) / 1_000_000) }
+
 func (p *progress) line() string {
-	if p.objects != nil {
-		return fmt.Sprintf("listed %s nodes, %s pods, %s other objects", p.nodes, p.pods, p.objects)
+	if r := p.read; r != nil {
+		size := megabytes(r.bytes.Load())
+		if r.total > 0 && r.bytes.Load() < r.total {
+			size += " of " + megabytes(r.total)
+		}
+		return fmt.Sprintf("read %s MB, %s nodes, %s pods", size, thousands(r.nodes.Load()), thousands(r.pods.Load())) + p.feed.modelled()
 	}
-	return fmt.Sprintf("listed %s nodes, %s pods", p.nodes, p.pods)
+	line := fmt.Sprintf("listed %s nodes, %s pods", p.nodes, p.pods)
+	if p.objects != nil {
+		line += fmt.Sprintf(", %s other objects", p.objects)
+	}
+	return line + p.feed.modelled()
+}
+
+// modelled is the progress line's part saying what the sink was given:
+// "; modelled 5,000 nodes, 41,000 pods", or "" without a sink.
+func (f *sinkFeed) modelled() string {
+	if f == nil || f.sink == nil {
+		return ""
+	}
+	return fmt.Sprintf("; modelled %s nodes, %s pods", thousands(f.nodes.Load()), thousands(f.pods.Load()))
 }
 
 // show overwrites the previous line, padding with spaces when it was longer.

@@ -71,7 +71,11 @@ type reader struct {
 	// extra kinds are decoded and kept as well.
 	extra  map[schema.GroupKind]bool
 	decode decodeFunc
-	c      *collector
+	// pods decodes v1 Pods, unless tests replace decode.
+	pods *podDecoder
+	c    *collector
+	// count follows the reading for the progress line; nil without one.
+	count *readCount
 }
 
 // batch is pieces cut in a row, their text held in one buffer. The reader

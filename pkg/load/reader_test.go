@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -330,25 +330,14 @@ func TestReadStopsOnError(t *testing.T) {
 		fmt.Fprintf(&b, `, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p%d"}}`, i)
 	}
 	b.WriteString(`]}`)
-	read := &countingReader{r: strings.NewReader(b.String())}
+	read := countingReader{r: strings.NewReader(b.String()), n: new(atomic.Int64)}
 	_, err := ReadFiles(FileOptions{Filenames: []string{"-"}, Stdin: read}, nil)
 	if err == nil || !strings.Contains(err.Error(), "item 1: Pod without metadata.name") {
 		t.Fatalf("err = %v, want the first item's", err)
 	}
-	if read.n == int64(b.Len()) {
-		t.Errorf("read all %d bytes after an error in the first item", read.n)
+	if read.n.Load() == int64(b.Len()) {
+		t.Errorf("read all %d bytes after an error in the first item", read.n.Load())
 	}
-}
-
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // serve serves data at every path of a local HTTP server and returns its URL.

@@ -28,9 +28,13 @@ type listSharer struct {
 	lists   map[string]corev1.ResourceList
 	strs    map[string]string
 	strMaps map[string]map[string]string
-	key     strings.Builder
-	names   []corev1.ResourceName
-	keys    []string
+	// podsShared says the pod decoder shared pods' lists and maps already
+	// (pod then interns their strings only).
+	podsShared bool
+	inPod      bool
+	key        strings.Builder
+	names      []corev1.ResourceName
+	keys       []string
 }
 
 func newListSharer() *listSharer {
@@ -41,7 +45,7 @@ func newListSharer() *listSharer {
 // first of its content. Empty and nil lists are returned as they are
 // (omitempty and nil checks tell them apart).
 func (s *listSharer) list(l corev1.ResourceList) corev1.ResourceList {
-	if len(l) == 0 {
+	if len(l) == 0 || s.inPod && s.podsShared {
 		return l
 	}
 	s.names = sortedKeys(s.names, l)
@@ -87,7 +91,7 @@ func intern[T ~string](s *listSharer, v *T) {
 // stringMap returns the shared map equal to m (labels, node selectors). Empty
 // and nil maps are returned as they are.
 func (s *listSharer) stringMap(m map[string]string) map[string]string {
-	if len(m) == 0 {
+	if len(m) == 0 || s.inPod && s.podsShared {
 		return m
 	}
 	s.keys = sortedKeys(s.keys, m)
@@ -117,6 +121,8 @@ func (s *listSharer) requirements(r *corev1.ResourceRequirements) {
 
 // pod shares the resource lists and repeated strings of pod.
 func (s *listSharer) pod(pod *corev1.Pod) {
+	s.inPod = true
+	defer func() { s.inPod = false }()
 	s.meta(&pod.ObjectMeta)
 	s.podSpec(&pod.Spec)
 	s.podStatus(&pod.Status)
@@ -152,6 +158,9 @@ func (s *listSharer) podSpec(spec *corev1.PodSpec) {
 	}
 	intern(s, &spec.RestartPolicy)
 	intern(s, &spec.DNSPolicy)
+	if s.podsShared {
+		return // tolerations are shared whole (the pod decoder)
+	}
 	for i := range spec.Tolerations {
 		t := &spec.Tolerations[i]
 		intern(s, &t.Key)

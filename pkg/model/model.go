@@ -51,23 +51,98 @@ type Refused struct {
 // (pkg/scheduler/eventhandlers.go, addPodToCache): the first pod stays.
 // The error is always nil; it is kept for callers that check it.
 func Build(cluster *load.Cluster, opts cache.Options) (*Model, error) {
+	b := newBuilder(opts)
+	for _, n := range cluster.Nodes {
+		b.AddNode(n)
+	}
+	for _, p := range cluster.Pods {
+		b.AddPod(p)
+	}
+	return b.model(cluster), nil
+}
+
+// Builder builds a Model while the cluster is loaded: it is the load.Sink
+// of a load (load.FileOptions, load.ListOptions), and Finish returns the
+// model once the load is done, exactly what Build would have made of the
+// loaded cluster. Not safe for concurrent use (a load never calls a sink
+// concurrently).
+type Builder struct {
+	opts cache.Options // as given
+	b    *builder      // nil once discarded
+}
+
+// NewBuilder returns a Builder of a cache made with opts. When opts sets
+// Generations, nothing is built while loading (the counter would be advanced
+// twice should the load discard the sink); Finish then calls Build.
+func NewBuilder(opts cache.Options) *Builder {
+	b := &Builder{opts: opts}
+	if opts.Generations == nil {
+		b.b = newBuilder(opts)
+	}
+	return b
+}
+
+// AddNode adds node to the cache (load.Sink).
+func (b *Builder) AddNode(node *v1.Node) {
+	if b.b != nil {
+		b.b.AddNode(node)
+	}
+}
+
+// AddPod adds pod to the cache, or to the pending pods (load.Sink).
+func (b *Builder) AddPod(pod *v1.Pod) {
+	if b.b != nil {
+		b.b.AddPod(pod)
+	}
+}
+
+// Discard drops what was built (load.Sink): Finish builds from the cluster.
+func (b *Builder) Discard() { b.b = nil }
+
+// Finish returns the model of cluster, the Cluster the load returned: the
+// one built while loading when the sink was given exactly cluster's nodes
+// and pods, else Build's.
+func (b *Builder) Finish(cluster *load.Cluster) *Model {
+	if b.b == nil || b.b.nodes != len(cluster.Nodes) || b.b.pods != len(cluster.Pods) {
+		m, _ := Build(cluster, b.opts)
+		return m
+	}
+	return b.b.model(cluster)
+}
+
+// builder adds nodes and pods to a model as Build does.
+type builder struct {
+	m           *Model
+	nodes, pods int
+}
+
+func newBuilder(opts cache.Options) *builder {
 	if opts.Generations == nil {
 		opts.Generations = &cache.GenerationCounter{}
 	}
-	m := &Model{Cache: cache.New(opts), Nodes: cluster.Nodes, Pods: cluster.Pods, Source: cluster.Source}
-	for _, n := range cluster.Nodes {
-		m.Cache.AddNode(n)
+	return &builder{m: &Model{Cache: cache.New(opts)}}
+}
+
+func (b *builder) AddNode(n *v1.Node) {
+	b.m.Cache.AddNode(n)
+	b.nodes++
+}
+
+func (b *builder) AddPod(p *v1.Pod) {
+	b.pods++
+	if p.Spec.NodeName == "" {
+		b.m.Pending = append(b.m.Pending, p)
+		return
 	}
-	for _, p := range cluster.Pods {
-		if p.Spec.NodeName == "" {
-			m.Pending = append(m.Pending, p)
-			continue
-		}
-		if err := m.Cache.AddPod(p); err != nil {
-			m.Refused = append(m.Refused, Refused{Pod: p, Err: err})
-		}
+	if err := b.m.Cache.AddPod(p); err != nil {
+		b.m.Refused = append(b.m.Refused, Refused{Pod: p, Err: err})
 	}
-	return m, nil
+}
+
+// model returns the model, with cluster's nodes, pods and source.
+func (b *builder) model(cluster *load.Cluster) *Model {
+	b.m.Nodes, b.m.Pods, b.m.Source = cluster.Nodes, cluster.Pods, cluster.Source
+	return b.m
 }
 
 // WriteWarnings writes one warning line per refused pod, with the cache's
@@ -99,3 +174,5 @@ func (m *Model) NominatedPods() map[string][]*v1.Pod {
 	}
 	return out
 }
+
+var _ load.Sink = (*Builder)(nil)

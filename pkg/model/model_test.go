@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -103,4 +104,47 @@ func podNames(infos []*cache.PodInfo) []string {
 		names = append(names, p.Pod.Name)
 	}
 	return names
+}
+
+// TestBuilderMatchesBuild: a model built while loading (the load.Sink
+// calls: nodes, then pods) is the model Build makes of the same cluster,
+// generations, placeholders, pending and refused pods included; a discarded
+// builder, or one that saw other objects, builds from the cluster.
+func TestBuilderMatchesBuild(t *testing.T) {
+	dup := pod("dup", "n2", "")
+	dup.UID = "a"
+	c := &load.Cluster{
+		Nodes:  []*v1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}, {ObjectMeta: metav1.ObjectMeta{Name: "n2"}}},
+		Pods:   []*v1.Pod{pod("a", "n1", ""), pod("p1", "", "n1"), pod("b", "gone", ""), dup, pod("c", "n2", "")},
+		Source: "test",
+	}
+	want, _ := Build(c, cache.Options{})
+	feed := func(b *Builder, nodes []*v1.Node, pods []*v1.Pod) {
+		for _, n := range nodes {
+			b.AddNode(n)
+		}
+		for _, p := range pods {
+			b.AddPod(p)
+		}
+	}
+	streamed := NewBuilder(cache.Options{})
+	feed(streamed, c.Nodes, c.Pods)
+	discarded := NewBuilder(cache.Options{})
+	feed(discarded, c.Nodes[1:], c.Pods)
+	discarded.Discard()
+	partial := NewBuilder(cache.Options{})
+	feed(partial, c.Nodes, c.Pods[:2])
+	for name, b := range map[string]*Builder{"streamed": streamed, "discarded": discarded, "partial": partial} {
+		got := b.Finish(c)
+		if !reflect.DeepEqual(got.Cache.Dump(), want.Cache.Dump()) {
+			t.Errorf("%s: cache differs from Build's", name)
+		}
+		if !reflect.DeepEqual(got.Pending, want.Pending) || !reflect.DeepEqual(got.Refused, want.Refused) ||
+			got.Source != "test" || len(got.Nodes) != 2 || len(got.Pods) != 5 {
+			t.Errorf("%s: pending %v refused %v source %q", name, got.Pending, got.Refused, got.Source)
+		}
+	}
+	if len(want.Refused) != 1 || len(want.Pending) != 1 || !want.Cache.Dump().Nodes["gone"].IsPlaceholder() {
+		t.Fatalf("the cluster does not exercise refused, pending and placeholder nodes: %+v", want)
+	}
 }

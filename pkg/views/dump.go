@@ -29,7 +29,7 @@ func Dump(m *model.Model, only []string) (*v1alpha1.CacheDump, error) {
 		names = only
 	}
 	profile := m.Cache.Profile()
-	overflows := m.OverflowsByNode()
+	overflows := m.OverflowsByNodeIn(d)
 	for _, name := range names {
 		nd := nodeDump(name, d.Nodes[name], d.AssumedPods, nominated[name], &profile)
 		nd.Overflow = overflows[name]

@@ -50,7 +50,7 @@ func Requested(m *model.Model, opts RequestedOptions) *v1alpha1.RequestedReport 
 	d := m.Cache.Dump()
 	out := &v1alpha1.RequestedReport{Source: m.Source, Nodes: []v1alpha1.NodeRequested{}, Total: v1alpha1.NodeRequested{Name: "TOTAL"}}
 	v1alpha1.SetKind(out, "RequestedReport")
-	overflows := m.OverflowsByNode()
+	overflows := m.OverflowsByNodeIn(d)
 	profile := m.Cache.Profile()
 	var pods []v1alpha1.PodRequested
 	for _, name := range sortedNodeNames(d.Nodes) {
