@@ -7,9 +7,10 @@
 #
 #   KUBECTL=... KREW_TOOLS=... hack/install-check.sh [MANIFEST] [ARCHIVE_DIR]
 #
-# MANIFEST is GoReleaser's krew manifest (default dist/krew/schedcache.yaml,
-# written by make dist, dist-host or release); ARCHIVE_DIR (default dist)
-# holds the archives it names. KUBECTL is a kubectl binary and KREW_TOOLS a
+# MANIFEST is a krew manifest (default dist/krew/schedcache.yaml, written by
+# GoReleaser in make dist, dist-host or release; make install-check passes
+# hack/package-host.sh's _output/package/krew/schedcache.yaml); ARCHIVE_DIR
+# (default dist) holds the archives it names and their checksums.txt. KUBECTL is a kubectl binary and KREW_TOOLS a
 # directory with kubectl-krew, validate-krew-manifest and fileserver
 # (hack/make/dist.mk builds all of them from pinned sources).
 #

@@ -5,6 +5,10 @@
 #     v0.X.Y), so pkg/decide builds against the same code as that release;
 #   - hack/tools (which builds the e2e control plane) pins the same release,
 #     so the e2e scheduler and our decision engine are the same code;
+#   - every module the plugin's packages come from that the control-plane
+#     binaries also build has one version in both (so the build cache holds
+#     one compiled copy of those ~900 packages for both, not two: a cold
+#     `make test` compiles them once);
 #   - `go mod tidy` changes nothing, here and in hack/tools/krew (a module of
 #     its own).
 set -euo pipefail
@@ -48,4 +52,19 @@ if ! (cd hack/tools/krew && go mod tidy -diff); then
 	echo "verify-go-mod: go mod tidy changes hack/tools/krew/go.mod or go.sum; run it there and commit the result" >&2
 	exit 1
 fi
+# The modules of the packages built (not of go.mod's whole graph), at the
+# version built (a replace's, for the staging modules).
+built_modules() {
+	go list -deps -f '{{with .Module}}{{.Path}} {{with .Replace}}{{.Version}}{{else}}{{.Version}}{{end}}{{end}}' "$@" | sort -u
+}
+plugin_mods="$(built_modules -tags e2e,hostile -test ./...)"
+tools_mods="$(cd hack/tools && GOFLAGS=-mod=readonly built_modules k8s.io/kubernetes/cmd/kube-apiserver \
+	k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl go.etcd.io/etcd/server/v3)"
+mismatch="$(join <(echo "$plugin_mods") <(echo "$tools_mods") | awk '$2 != $3 { print "  " $1 ": go.mod " $2 ", hack/tools/go.mod " $3 }')"
+if [[ -n "$mismatch" ]]; then
+	echo "verify-go-mod: modules built by both the plugin and the e2e control plane differ in version (pin go.mod's to hack/tools/go.mod's, i.e. k8s.io/kubernetes@$version's):" >&2
+	echo "$mismatch" >&2
+	exit 1
+fi
+
 echo "verify-go-mod: ok (k8s.io/kubernetes $version, $(echo "$got" | wc -l) staging replaces)"

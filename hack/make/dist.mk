@@ -13,15 +13,28 @@
 #   make verify-krew     validate-krew-manifest (krew-index's CI check) on
 #                        dist/krew/schedcache.yaml as it is, downloading the
 #                        archives from its uri fields (after publishing)
+#   make package-host    this machine's archive, checksums.txt and krew
+#                        manifest in _output/package, without GoReleaser
+#                        (hack/package-host.sh: go build, tar, and
+#                        hack/krew-manifest from .goreleaser.yaml's krews
+#                        section)
 #   make install-check   the krew-index check and a real `kubectl krew
-#                        install` of dist/ through a local index, all offline
-#                        (hack/install-check.sh), then the plugin and its
-#                        completion through kubectl's plugin discovery
+#                        install` of package-host's archive through a local
+#                        index, all offline (hack/install-check.sh), then the
+#                        plugin and its completion through kubectl's plugin
+#                        discovery
+#   make install-check-dist
+#                        the same check on GoReleaser's dist/ (all platforms
+#                        after make dist or release; the release workflow
+#                        runs it)
 #   make verify          the checks `make test` runs (install-check)
 #
-# install-check and verify-krew reuse an existing dist/ (full or host-only)
-# and run `make dist-host` only when dist/metadata.json is missing; run
-# `make dist` or `make dist-host` again after changing the code.
+# make test does not build GoReleaser: from source it was the costliest
+# build of a cold run (~2,000 packages) for a host-only archive that a go
+# build and tar make as well. install-check-dist and verify-krew reuse an
+# existing dist/ (full or host-only) and run `make dist-host` only when
+# dist/metadata.json is missing; run `make dist` or `make dist-host` again
+# after changing the code.
 #
 # Tools, all built from source once per pin into hack/tools/bin (gitignored),
 # under names that carry the version (and a hash of go.sum), so a later run,
@@ -49,7 +62,7 @@ KREW_TOOLS := hack/tools/bin/krew-$(KREW_VERSION)-$(KREW_SUM)
 
 KREW_MANIFEST := $(DIST_DIR)/krew/schedcache.yaml
 
-.PHONY: goreleaser krew-tools dist dist-host release verify-krew install-check verify
+.PHONY: goreleaser krew-tools dist dist-host release verify-krew package-host install-check install-check-dist verify
 
 goreleaser: $(GORELEASER)
 
@@ -64,14 +77,17 @@ $(GORELEASER):
 
 krew-tools: $(KREW_TOOLS)
 
+# No -trimpath for the krew tools (test tools, never shipped): `make vet`
+# vets hack/tools/krew with the same settings, so both share one compile.
+
 $(KREW_TOOLS):
 	@test -n "$(KREW_VERSION)" -a -n "$(KREW_SUM)" || { echo "cannot read the krew pin in $(KREW_MOD)"; exit 1; }
 	rm -rf $(filter-out $@,$(wildcard hack/tools/bin/krew-*)) $@.tmp
 	@mkdir -p $@.tmp
-	cd $(KREW_MOD) && GOWORK=off CGO_ENABLED=0 $(GO) build -mod=readonly -trimpath \
+	cd $(KREW_MOD) && GOWORK=off CGO_ENABLED=0 $(GO) build -mod=readonly \
 		-ldflags "-s -w -X sigs.k8s.io/krew/internal/version.gitTag=$(KREW_VERSION)" \
 		-o $(CURDIR)/$@.tmp/kubectl-krew sigs.k8s.io/krew/cmd/krew
-	cd $(KREW_MOD) && GOWORK=off CGO_ENABLED=0 $(GO) build -mod=readonly -trimpath -ldflags "-s -w" \
+	cd $(KREW_MOD) && GOWORK=off CGO_ENABLED=0 $(GO) build -mod=readonly -ldflags "-s -w" \
 		-o $(CURDIR)/$@.tmp/ sigs.k8s.io/krew/cmd/validate-krew-manifest ./fileserver
 	mv $@.tmp $@
 
@@ -124,7 +140,16 @@ verify-krew: $(DIST_DIR)/metadata.json $(KREW_TOOLS) $(KUBECTL)
 	PATH="$(CURDIR)/$(KREW_TOOLS):$(dir $(abspath $(KUBECTL))):$$PATH" \
 		$(KREW_TOOLS)/validate-krew-manifest -manifest $(KREW_MANIFEST)
 
-install-check: $(DIST_DIR)/metadata.json $(KREW_TOOLS) $(KUBECTL)
+PACKAGE_DIR := _output/package
+
+package-host:
+	GO="$(GO)" hack/package-host.sh $(PACKAGE_DIR)
+
+install-check: package-host $(KREW_TOOLS) $(KUBECTL)
+	KUBECTL=$(abspath $(KUBECTL)) KREW_TOOLS=$(abspath $(KREW_TOOLS)) \
+		bash hack/install-check.sh $(PACKAGE_DIR)/krew/schedcache.yaml $(PACKAGE_DIR)
+
+install-check-dist: $(DIST_DIR)/metadata.json $(KREW_TOOLS) $(KUBECTL)
 	KUBECTL=$(abspath $(KUBECTL)) KREW_TOOLS=$(abspath $(KREW_TOOLS)) \
 		bash hack/install-check.sh $(KREW_MANIFEST) $(DIST_DIR)
 

@@ -3,7 +3,10 @@
 #
 #   make e2e-binaries   build etcd, kube-apiserver, kube-scheduler and kubectl
 #                       from Go modules into hack/tools/bin/<k8s version>/
-#                       (first run ~15 min on 2 cores; later runs reuse them)
+#                       (first run ~6 min on 2 cores once make vet or the
+#                       tests have compiled the ~900 packages they share
+#                       with the plugin, ~15 min without; later runs reuse
+#                       them)
 #   make kubectl        only kubectl (the install check and bench-live use it)
 #   make e2e            the above, the plugin, then the e2e tests
 #   make e2e-vet        vet the e2e tests (their build tag keeps them out of
