@@ -32,14 +32,9 @@ func defaultDump(res string) bool { return res == "pods" || res == "cpu" || res 
 // follows.
 func DumpTable(d *v1alpha1.CacheDump, opts TableOptions) (*Table, error) {
 	available := append([]string{"pods", "cpu", "memory", "ephemeral-storage"}, DumpScalars(d, opts.Scalars)...)
-	res, err := selectResources(available, opts.Resources, defaultDump)
+	shown, order, err := resourceColumns(available, opts.Resources, defaultDump)
 	if err != nil {
 		return nil, err
-	}
-	shown := setOfStrings(res)
-	order := res
-	if len(opts.Resources) == 0 {
-		order = available
 	}
 	t := &Table{Columns: []Column{{Name: "NAME", Truncate: true}, {Name: "ZONE"}}}
 	for _, name := range order {

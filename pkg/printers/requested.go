@@ -35,17 +35,12 @@ func defaultRequested(res string) bool {
 // "limits/allocatable (pct%)" column RES-LIMITS (not for pods); NON-ZERO-CPU and NON-ZERO-MEMORY (wide); FITS when a pod was
 // checked; a TOTAL footer row and a line naming the placeholders.
 func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, error) {
-	res, err := selectResources(r.Resources, opts.Resources, defaultRequested)
+	shown, order, err := resourceColumns(r.Resources, opts.Resources, defaultRequested)
 	if err != nil {
 		return nil, err
 	}
-	shown := setOfStrings(res)
 	limits := nodesHaveLimits(r)
 	t := &Table{Columns: []Column{{Name: "NAME", Truncate: true}}}
-	order := res
-	if len(opts.Resources) == 0 {
-		order = r.Resources
-	}
 	for _, name := range order {
 		wide, hidden := resourceVisibility(shown, name, len(opts.Resources) > 0)
 		use, free := usageColumn(name), quantityColumn(strings.ToUpper(name)+"-FREE", name)

@@ -67,26 +67,13 @@ type amountsRow struct {
 }
 
 func (a *amountsRow) add(b *amountsRow) {
-	addTo(&a.requested, &b.requested)
-	a.nonZero.MilliCPU += b.nonZero.MilliCPU
-	a.nonZero.Memory += b.nonZero.Memory
+	a.requested.Add(&b.requested)
+	a.nonZero.Add(&b.nonZero)
 	if b.limits != nil {
 		if a.limits == nil {
 			a.limits = &v1alpha1.Resource{}
 		}
-		addTo(a.limits, b.limits)
-	}
-}
-
-func addTo(total, r *v1alpha1.Resource) {
-	total.MilliCPU += r.MilliCPU
-	total.Memory += r.Memory
-	total.EphemeralStorage += r.EphemeralStorage
-	for k, v := range r.ScalarResources {
-		if total.ScalarResources == nil {
-			total.ScalarResources = map[string]int64{}
-		}
-		total.ScalarResources[k] += v
+		a.limits.Add(b.limits)
 	}
 }
 
@@ -94,14 +81,9 @@ func addTo(total, r *v1alpha1.Resource) {
 // tables to t.
 func amountColumns(t *Table, r *v1alpha1.RequestedReport, opts TableOptions, limits bool) ([]string, error) {
 	available := podResources(r)
-	res, err := selectResources(available, opts.Resources, defaultRequested)
+	shown, order, err := resourceColumns(available, opts.Resources, defaultRequested)
 	if err != nil {
 		return nil, err
-	}
-	shown := setOfStrings(res)
-	order := res
-	if len(opts.Resources) == 0 {
-		order = available
 	}
 	for _, name := range order {
 		wide, hidden := resourceVisibility(shown, name, len(opts.Resources) > 0)

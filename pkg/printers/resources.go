@@ -106,6 +106,21 @@ func dash() Cell { return Cell{Text: "-", CSV: []string{""}} }
 // in the user's order) or, when wanted is empty, the available ones that
 // def accepts. A wanted resource that is not available is an error listing
 // the available ones.
+// resourceColumns is selectResources for a table: the resources shown, and
+// the order of their columns (the user's when given, else the available
+// ones, the others hidden or wide).
+func resourceColumns(available, wanted []string, def func(string) bool) (shown map[string]bool, order []string, err error) {
+	res, err := selectResources(available, wanted, def)
+	if err != nil {
+		return nil, nil, err
+	}
+	order = res
+	if len(wanted) == 0 {
+		order = available
+	}
+	return setOfStrings(res), order, nil
+}
+
 func selectResources(available, wanted []string, def func(string) bool) ([]string, error) {
 	if len(wanted) == 0 {
 		var out []string

@@ -69,7 +69,7 @@ func Requested(m *model.Model, opts RequestedOptions) *v1alpha1.RequestedReport 
 				l := profile.PodLimits(pi.Pod)
 				lr := resourceOf(&l)
 				limits = &lr
-				addResource(row.Limits, limits)
+				row.Limits.Add(limits)
 			}
 			if (opts.Pods || opts.ByNamespace) && opts.podSelected(pi.Pod) {
 				pods = append(pods, v1alpha1.PodRequested{
@@ -118,11 +118,10 @@ func byNamespace(pods []v1alpha1.PodRequested, limits bool) []v1alpha1.Namespace
 			nodes[p.Node] = true
 			ns.Nodes++
 		}
-		addResource(&ns.Requested, &p.Requested)
-		ns.NonZeroRequested.MilliCPU += p.NonZeroRequested.MilliCPU
-		ns.NonZeroRequested.Memory += p.NonZeroRequested.Memory
+		ns.Requested.Add(&p.Requested)
+		ns.NonZeroRequested.Add(&p.NonZeroRequested)
 		if p.Limits != nil && ns.Limits != nil {
-			addResource(ns.Limits, p.Limits)
+			ns.Limits.Add(p.Limits)
 		}
 	}
 	return out
@@ -247,28 +246,14 @@ func addRow(total, row *v1alpha1.NodeRequested) {
 		}
 	}
 	total.Pods += row.Pods
-	addResource(&total.Requested, &row.Requested)
-	addResource(&total.Allocatable, &row.Allocatable)
-	total.NonZeroRequested.MilliCPU += row.NonZeroRequested.MilliCPU
-	total.NonZeroRequested.Memory += row.NonZeroRequested.Memory
+	total.Requested.Add(&row.Requested)
+	total.Allocatable.Add(&row.Allocatable)
+	total.NonZeroRequested.Add(&row.NonZeroRequested)
 	if row.Limits != nil {
 		if total.Limits == nil {
 			total.Limits = &v1alpha1.Resource{}
 		}
-		addResource(total.Limits, row.Limits)
-	}
-}
-
-func addResource(total, r *v1alpha1.Resource) {
-	total.MilliCPU += r.MilliCPU
-	total.Memory += r.Memory
-	total.EphemeralStorage += r.EphemeralStorage
-	total.AllowedPodNumber += r.AllowedPodNumber
-	for k, v := range r.ScalarResources {
-		if total.ScalarResources == nil {
-			total.ScalarResources = map[string]int64{}
-		}
-		total.ScalarResources[k] += v
+		total.Limits.Add(row.Limits)
 	}
 }
 

@@ -23,3 +23,24 @@ type NonZeroResource struct {
 	// Memory in bytes.
 	Memory int64 `json:"memory"`
 }
+
+// Add adds o to r, field by field (int64 arithmetic, wrapping as the
+// scheduler's sums do); scalar resources by name.
+func (r *Resource) Add(o *Resource) {
+	r.MilliCPU += o.MilliCPU
+	r.Memory += o.Memory
+	r.EphemeralStorage += o.EphemeralStorage
+	r.AllowedPodNumber += o.AllowedPodNumber
+	for k, v := range o.ScalarResources {
+		if r.ScalarResources == nil {
+			r.ScalarResources = map[string]int64{}
+		}
+		r.ScalarResources[k] += v
+	}
+}
+
+// Add adds o to r.
+func (r *NonZeroResource) Add(o *NonZeroResource) {
+	r.MilliCPU += o.MilliCPU
+	r.Memory += o.Memory
+}
