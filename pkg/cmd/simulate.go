@@ -19,6 +19,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 	"github.com/schedcache/kubectl-schedcache/pkg/simulate"
+	"github.com/schedcache/kubectl-schedcache/pkg/simulate/script"
 )
 
 var simulateLong = `Simulate, in virtual time, what kube-scheduler's cache goes through while pods
@@ -62,7 +63,7 @@ touched with their requests before and after, and each pod's final state. With
 wall clock is never read.
 
 Scripts (--script FILE) replace the timeline with explicit operations.
-` + simulate.ScriptHelp
+` + script.Help
 
 var simulateExample = `  # Schedule every pending pod of all namespaces; bindings are confirmed
   kubectl schedcache simulate --pending -A
@@ -168,8 +169,8 @@ func (o *SimulateOptions) noteTimelineFlags(flags *pflag.FlagSet) {
 }
 
 func outcomeNames() []string {
-	names := make([]string, len(simulate.Outcomes))
-	for i, out := range simulate.Outcomes {
+	names := make([]string, len(script.Outcomes))
+	for i, out := range script.Outcomes {
 		names[i] = string(out)
 	}
 	return names
@@ -251,7 +252,7 @@ func (o *SimulateOptions) validateScript() error {
 
 func (o *SimulateOptions) completeBind() error {
 	var err error
-	if o.bind, err = simulate.ParseOutcome(o.Bind); err != nil {
+	if o.bind, err = script.ParseOutcome(o.Bind); err != nil {
 		return fmt.Errorf("invalid --bind: %w", err)
 	}
 	o.bindFor = map[string]simulate.Outcome{}
@@ -261,7 +262,7 @@ func (o *SimulateOptions) completeBind() error {
 		if !ok || !hasNS || ns == "" || name == "" {
 			return fmt.Errorf("invalid --bind-for %q: want NAMESPACE/NAME=confirm|fail|lost", s)
 		}
-		if o.bindFor[pod], err = simulate.ParseOutcome(outcome); err != nil {
+		if o.bindFor[pod], err = script.ParseOutcome(outcome); err != nil {
 			return fmt.Errorf("invalid --bind-for %q: %w", s, err)
 		}
 	}

@@ -11,11 +11,11 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 	"github.com/schedcache/kubectl-schedcache/pkg/model"
-	"github.com/schedcache/kubectl-schedcache/pkg/simulate"
+	"github.com/schedcache/kubectl-schedcache/pkg/simulate/script"
 )
 
 // readScript reads and parses --script; a mistake in it exits 2.
-func (o *SimulateOptions) readScript() ([]simulate.Step, error) {
+func (o *SimulateOptions) readScript() ([]script.Step, error) {
 	if o.Script == "" {
 		return nil, nil
 	}
@@ -24,14 +24,14 @@ func (o *SimulateOptions) readScript() ([]simulate.Step, error) {
 		name = load.StdinSource
 	}
 	// Read no more than a script may hold, whatever --max-document-size.
-	data, err := load.ReadFile(o.Script, o.In, load.Limits{MaxDocumentBytes: simulate.MaxScriptBytes})
+	data, err := load.ReadFile(o.Script, o.In, load.Limits{MaxDocumentBytes: script.MaxBytes})
 	if load.IsTooLarge(err) {
-		return nil, usageError(fmt.Errorf("%s: %w", name, simulate.ErrScriptTooLarge))
+		return nil, usageError(fmt.Errorf("%s: %w", name, script.ErrTooLarge))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading --script: %w", err)
 	}
-	steps, err := simulate.ParseScript(data)
+	steps, err := script.Parse(data)
 	if err != nil {
 		return nil, usageError(fmt.Errorf("%s: %w", name, err))
 	}

@@ -12,7 +12,7 @@
 // node's requested resources right after it, as a v1alpha1.Simulation. Two
 // modes exist: Run, a fixed timeline (assume every pod at +0s, bind after a
 // latency, cleanup ticks every period), and RunScript, a list of explicit
-// operations (see Step).
+// operations (see package script, which parses them).
 //
 // The package is pure: no I/O and no wall clock, so the same inputs always
 // give the same Simulation.

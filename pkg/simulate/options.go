@@ -3,11 +3,11 @@ package simulate
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/decide"
+	"github.com/schedcache/kubectl-schedcache/pkg/simulate/script"
 )
 
 // Epoch is the virtual instant of offset +0s. It is fixed, not the wall
@@ -28,43 +28,16 @@ const (
 	maxTicks = 1_000_000
 )
 
-// Outcome is what happens to a pod's binding after FinishBinding.
-type Outcome string
+// Outcome is what happens to a pod's binding after FinishBinding. The
+// script package defines it, since a script's bind step names one too.
+type Outcome = script.Outcome
 
-// The binding outcomes.
+// The binding outcomes (see script.Confirm, script.Fail, script.Lost).
 const (
-	// Confirm: the bind succeeded and the pod's Add event arrives
-	// (Assumed → Added).
-	Confirm Outcome = "confirm"
-	// Fail: the bind failed and the scheduler forgets the pod
-	// (Assumed → Initial).
-	Fail Outcome = "fail"
-	// Lost: the bind call returned but the Add event never arrives. With a
-	// TTL the cleanup loop expires the pod (Assumed → Expired); with TTL 0
-	// it stays assumed, holding its requests, forever.
-	Lost Outcome = "lost"
+	Confirm = script.Confirm
+	Fail    = script.Fail
+	Lost    = script.Lost
 )
-
-// Outcomes lists every Outcome, for help and error messages.
-var Outcomes = []Outcome{Confirm, Fail, Lost}
-
-// ParseOutcome parses "confirm", "fail" or "lost".
-func ParseOutcome(s string) (Outcome, error) {
-	for _, o := range Outcomes {
-		if string(o) == s {
-			return o, nil
-		}
-	}
-	return "", fmt.Errorf("unknown binding outcome %q (want %s)", s, outcomeList())
-}
-
-func outcomeList() string {
-	names := make([]string, len(Outcomes))
-	for i, o := range Outcomes {
-		names[i] = string(o)
-	}
-	return strings.Join(names, ", ")
-}
 
 // Options configure a Simulator.
 type Options struct {
@@ -107,7 +80,7 @@ func (o Options) Validate() error {
 		return errors.New("the timeline length must not be negative")
 	}
 	if o.Bind != "" {
-		if _, err := ParseOutcome(string(o.Bind)); err != nil {
+		if _, err := script.ParseOutcome(string(o.Bind)); err != nil {
 			return err
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
+	"github.com/schedcache/kubectl-schedcache/pkg/simulate/script"
 	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
@@ -20,8 +21,8 @@ import (
 // any pod of the input, and define pods inline. Every step is recorded,
 // with the cache's error if it returned one. Only the script's own
 // mistakes (an unknown pod or node, an add without a node) stop the run:
-// they are returned as *ScriptError.
-func (s *Simulator) RunScript(steps []Step, pods []*v1.Pod) (*v1alpha1.Simulation, error) {
+// they are returned as *script.Error.
+func (s *Simulator) RunScript(steps []script.Step, pods []*v1.Pod) (*v1alpha1.Simulation, error) {
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
@@ -33,25 +34,25 @@ func (s *Simulator) RunScript(steps []Step, pods []*v1.Pod) (*v1alpha1.Simulatio
 	for i, st := range steps {
 		s.step = i + 1
 		if err := s.runStep(st); err != nil {
-			return nil, &ScriptError{Step: s.step, Op: st.Op, Err: err}
+			return nil, &script.Error{Step: s.step, Op: st.Op, Err: err}
 		}
 	}
 	return s.result(true), nil
 }
 
-func (s *Simulator) runStep(st Step) error {
+func (s *Simulator) runStep(st script.Step) error {
 	switch st.Op {
-	case OpAdvance:
+	case script.OpAdvance:
 		if st.Duration > math.MaxInt64-s.now {
 			return fmt.Errorf("+%s would move the virtual clock past its largest value, %s after the start", st.Duration, time.Duration(math.MaxInt64))
 		}
 		s.setTime(s.now + st.Duration)
 		s.emit(newEvent(EventAdvance, nil, "", "clock +"+st.Duration.String(), nil))
 		return nil
-	case OpCleanup:
+	case script.OpCleanup:
 		s.cleanup(true)
 		return nil
-	case OpAddNode, OpUpdateNode, OpRemoveNode:
+	case script.OpAddNode, script.OpUpdateNode, script.OpRemoveNode:
 		return s.runNodeStep(st)
 	}
 	t, inline, err := s.resolvePod(st.Pod)
@@ -63,13 +64,13 @@ func (s *Simulator) runStep(st Step) error {
 
 // runPodStep runs a pod operation. inline, when set, replaces the object
 // the operation would otherwise pass (the pod's current object).
-func (s *Simulator) runPodStep(st Step, t *tracked, inline *v1.Pod) error {
+func (s *Simulator) runPodStep(st script.Step, t *tracked, inline *v1.Pod) error {
 	obj := t.cur
 	if inline != nil {
 		obj = inline
 	}
 	switch st.Op {
-	case OpAssume:
+	case script.OpAssume:
 		base := t.orig
 		if inline != nil {
 			base = inline
@@ -78,23 +79,23 @@ func (s *Simulator) runPodStep(st Step, t *tracked, inline *v1.Pod) error {
 			return unknownNode(st.Node)
 		}
 		s.assume(t, base, st.Node)
-	case OpFinishBinding:
+	case script.OpFinishBinding:
 		s.finishBinding(t, obj, "")
-	case OpBind:
+	case script.OpBind:
 		if t.cur.Spec.NodeName == "" {
 			return fmt.Errorf("pod %s was never assumed or bound, so it has no node to bind to", quotedPod(t.orig))
 		}
 		s.bind(t, s.bindOutcome(st))
-	case OpAdd:
+	case script.OpAdd:
 		return s.runAdd(st, t, obj.DeepCopy())
-	case OpUpdate:
+	case script.OpUpdate:
 		return s.runUpdate(st, t, obj.DeepCopy(), inline != nil)
-	case OpForget, OpRemove:
+	case script.OpForget, script.OpRemove:
 		obj = obj.DeepCopy()
 		if st.Node != "" {
 			obj.Spec.NodeName = st.Node
 		}
-		if st.Op == OpForget {
+		if st.Op == script.OpForget {
 			s.forget(obj, "")
 		} else {
 			s.remove(obj)
@@ -103,7 +104,7 @@ func (s *Simulator) runPodStep(st Step, t *tracked, inline *v1.Pod) error {
 	return nil
 }
 
-func (s *Simulator) bindOutcome(st Step) Outcome {
+func (s *Simulator) bindOutcome(st script.Step) Outcome {
 	if st.Outcome != "" {
 		return st.Outcome
 	}
@@ -112,7 +113,7 @@ func (s *Simulator) bindOutcome(st Step) Outcome {
 
 // runAdd delivers an Add event for obj on step's node, or on the node the
 // object already names (the assumed or bound node).
-func (s *Simulator) runAdd(st Step, t *tracked, obj *v1.Pod) error {
+func (s *Simulator) runAdd(st script.Step, t *tracked, obj *v1.Pod) error {
 	if st.Node != "" {
 		obj.Spec.NodeName = st.Node
 	}
@@ -129,7 +130,7 @@ func (s *Simulator) runAdd(st Step, t *tracked, obj *v1.Pod) error {
 // runUpdate delivers an Update event from the pod's current object to obj,
 // which keeps the current node unless the step names one (an inline
 // manifest without spec.nodeName keeps it too).
-func (s *Simulator) runUpdate(st Step, t *tracked, obj *v1.Pod, inline bool) error {
+func (s *Simulator) runUpdate(st script.Step, t *tracked, obj *v1.Pod, inline bool) error {
 	if inline && obj.Spec.NodeName == "" {
 		obj.Spec.NodeName = t.cur.Spec.NodeName
 	}
@@ -157,7 +158,7 @@ func (s *Simulator) runUpdate(st Step, t *tracked, obj *v1.Pod, inline bool) err
 // the pods given to RunScript, then inline definitions, then the input.
 // For an inline manifest it also returns the object to use, carrying the
 // known pod's UID when the manifest has none.
-func (s *Simulator) resolvePod(arg *PodArg) (*tracked, *v1.Pod, error) {
+func (s *Simulator) resolvePod(arg *script.PodArg) (*tracked, *v1.Pod, error) {
 	key := arg.String()
 	t := s.pods.byName[key]
 	if t == nil {
@@ -214,7 +215,7 @@ func unknownNode(name string) error {
 // runNodeStep runs addNode, updateNode or removeNode, and mirrors on the
 // placement tree exactly what the cache does to its own NodeTree, so that
 // later placements see the same zones.
-func (s *Simulator) runNodeStep(st Step) error {
+func (s *Simulator) runNodeStep(st script.Step) error {
 	obj := st.NodeObject
 	if obj == nil {
 		obj = s.nodes[st.Node]
@@ -228,14 +229,14 @@ func (s *Simulator) runNodeStep(st Step) error {
 	}
 	c := s.model.Cache
 	switch st.Op {
-	case OpAddNode:
+	case script.OpAddNode:
 		_ = s.record(EventAddNode, nil, obj.Name, "", func() error { c.AddNode(obj); return nil })
 		s.nodes[obj.Name] = obj
-	case OpUpdateNode:
+	case script.OpUpdateNode:
 		old := s.nodes[obj.Name]
 		_ = s.record(EventUpdateNode, nil, obj.Name, "", func() error { c.UpdateNode(old, obj); return nil })
 		s.nodes[obj.Name] = obj
-	case OpRemoveNode:
+	case script.OpRemoveNode:
 		_ = s.record(EventRemoveNode, nil, obj.Name, "", func() error { return c.RemoveNode(obj) })
 	default:
 		return errors.New("not a node operation")

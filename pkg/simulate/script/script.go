@@ -1,4 +1,4 @@
-package simulate
+package script
 
 import (
 	"bytes"
@@ -14,8 +14,8 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 )
 
-// ScriptHelp documents the script format; "simulate --help" shows it.
-const ScriptHelp = `A script is a YAML list of steps run in order against the loaded cache.
+// Help documents the script format; "simulate --help" shows it.
+const Help = `A script is a YAML list of steps run in order against the loaded cache.
 Each step has an op and the fields that op uses:
 
   assume         pod, [node]     AssumePod on node; without node, where
@@ -115,16 +115,16 @@ type PodArg struct {
 
 func (a *PodArg) String() string { return a.Namespace + "/" + a.Name }
 
-// ScriptError is a mistake in a script, as opposed to an error the cache
+// Error is a mistake in a script, as opposed to an error the cache
 // returns (which is part of the result). Step is 1-based; 0 for the
 // script as a whole.
-type ScriptError struct {
+type Error struct {
 	Step int
 	Op   string
 	Err  error
 }
 
-func (e *ScriptError) Error() string {
+func (e *Error) Error() string {
 	switch {
 	case e.Step == 0:
 		return "script: " + e.Err.Error()
@@ -134,7 +134,7 @@ func (e *ScriptError) Error() string {
 	return fmt.Sprintf("script step %d (%s): %v", e.Step, e.Op, e.Err)
 }
 
-func (e *ScriptError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
 // rawStep is a step as written; unknown fields are rejected.
 type rawStep struct {
@@ -152,48 +152,48 @@ type rawStep struct {
 // steps printed as a table, 4 MiB of inline pods): a script is written by
 // hand or by a small generator, and 50,000 steps take a few MiB.
 const (
-	// MaxScriptBytes is the largest script read: 4 MiB.
-	MaxScriptBytes = 4 << 20
-	// MaxScriptSteps is the most steps a script may hold.
-	MaxScriptSteps = 50_000
+	// MaxBytes is the largest script read: 4 MiB.
+	MaxBytes = 4 << 20
+	// MaxSteps is the most steps a script may hold.
+	MaxSteps = 50_000
 )
 
-// ErrScriptTooLarge is the error of a script whose reading stopped at
-// MaxScriptBytes.
-var ErrScriptTooLarge = &ScriptError{Err: fmt.Errorf("more than the %d MiB a script may hold (at most %d steps)", MaxScriptBytes>>20, MaxScriptSteps)}
+// ErrTooLarge is the error of a script whose reading stopped at
+// MaxBytes.
+var ErrTooLarge = &Error{Err: fmt.Errorf("more than the %d MiB a script may hold (at most %d steps)", MaxBytes>>20, MaxSteps)}
 
-// ParseScript parses a YAML (or JSON) list of steps; see ScriptHelp. Errors
-// are *ScriptError naming the step. A script larger than MaxScriptBytes or
-// with more than MaxScriptSteps steps is refused.
-func ParseScript(data []byte) ([]Step, error) {
-	if len(data) > MaxScriptBytes {
-		return nil, &ScriptError{Err: fmt.Errorf("%d bytes, more than the %d MiB a script may hold (at most %d steps)", len(data), MaxScriptBytes>>20, MaxScriptSteps)}
+// Parse parses a YAML (or JSON) list of steps; see Help. Errors
+// are *Error naming the step. A script larger than MaxBytes or
+// with more than MaxSteps steps is refused.
+func Parse(data []byte) ([]Step, error) {
+	if len(data) > MaxBytes {
+		return nil, &Error{Err: fmt.Errorf("%d bytes, more than the %d MiB a script may hold (at most %d steps)", len(data), MaxBytes>>20, MaxSteps)}
 	}
 	// A block list (the usual form) is counted before it is parsed, so
 	// that too many steps are refused without materializing them; other
 	// forms are bounded by the size, and counted after parsing.
-	if n := blockItems(data); n > MaxScriptSteps {
-		return nil, &ScriptError{Err: fmt.Errorf("%d steps, more than %d", n, MaxScriptSteps)}
+	if n := blockItems(data); n > MaxSteps {
+		return nil, &Error{Err: fmt.Errorf("%d steps, more than %d", n, MaxSteps)}
 	}
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
-		return nil, &ScriptError{Err: fmt.Errorf("invalid YAML: %w", err)}
+		return nil, &Error{Err: fmt.Errorf("invalid YAML: %w", err)}
 	}
 	var raws []json.RawMessage
 	if err := json.Unmarshal(js, &raws); err != nil {
-		return nil, &ScriptError{Err: errors.New("want a YAML list of steps")}
+		return nil, &Error{Err: errors.New("want a YAML list of steps")}
 	}
 	if len(raws) == 0 {
-		return nil, &ScriptError{Err: errors.New("no steps")}
+		return nil, &Error{Err: errors.New("no steps")}
 	}
-	if len(raws) > MaxScriptSteps {
-		return nil, &ScriptError{Err: fmt.Errorf("%d steps, more than %d", len(raws), MaxScriptSteps)}
+	if len(raws) > MaxSteps {
+		return nil, &Error{Err: fmt.Errorf("%d steps, more than %d", len(raws), MaxSteps)}
 	}
 	steps := make([]Step, len(raws))
 	for i, raw := range raws {
 		st, err := parseStep(raw)
 		if err != nil {
-			return nil, &ScriptError{Step: i + 1, Op: st.Op, Err: err}
+			return nil, &Error{Step: i + 1, Op: st.Op, Err: err}
 		}
 		steps[i] = st
 	}

@@ -1,4 +1,4 @@
-package simulate
+package script
 
 import (
 	"errors"
@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// FuzzParseScript feeds arbitrary bytes to the script parser and checks
+// FuzzParse feeds arbitrary bytes to the script parser and checks
 // what must hold for any input: no panic, no hang; a failure is a
-// *ScriptError; a success has at least one step, each with a known op and
+// *Error; a success has at least one step, each with a known op and
 // a positive duration for advance. `make fuzz` runs it for a fixed time;
 // the seeds are the script shapes of the hostile-input suite, small.
-func FuzzParseScript(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, seed := range []string{
 		"- op: assume\n  pod: default/p\n  node: n1\n- op: advance\n  duration: 31s\n- op: cleanup\n",
 		`[{"op": "add", "pod": {"metadata": {"name": "p"}, "spec": {"nodeName": "n"}}}]`,
@@ -35,11 +35,11 @@ func FuzzParseScript(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		steps, err := ParseScript(data)
+		steps, err := Parse(data)
 		if err != nil {
-			var se *ScriptError
+			var se *Error
 			if !errors.As(err, &se) {
-				t.Fatalf("error %v (%T), want a *ScriptError", err, err)
+				t.Fatalf("error %v (%T), want a *Error", err, err)
 			}
 			return
 		}
