@@ -6,23 +6,101 @@
 #   - without, prints the same lines at the end.
 #
 # Usage: hack/run-stages.sh STAGE...   (MAKE names the make to call)
+#
+# A STAGE is one of:
+#   NAME          make NAME, in the foreground
+#   &NAME[,NAME]  make NAME... in the background, at the lowest CPU priority
+#                 (nice 19), its output kept in a log: for builds a later
+#                 stage needs (golangci-lint, the e2e control plane) that
+#                 share no compiled package with the stages they run beside,
+#                 so they use the CPU the foreground leaves idle (module
+#                 downloads, tests waiting on a server) instead of adding
+#                 their own minutes to a cold run
+#   wait          waits for every background stage started so far, prints
+#                 its log and its time, and fails if it failed
+# Background stages still running at the end are waited for; on a failure
+# or an interrupt they are killed.
 set -uo pipefail
 
 make_cmd=${MAKE:-make}
 lines=()
 status=0
-for stage in "$@"; do
-	start=$SECONDS
-	if "$make_cmd" --no-print-directory "$stage"; then result=ok; else result=FAILED; status=1; fi
-	line=$(printf '%-12s %6d s  %s' "$stage" $((SECONDS - start)) "$result")
+bg_pids=()
+bg_names=()
+bg_logs=()
+bg_starts=()
+
+record() {
+	local line
+	line=$(printf '%-12s %6d s  %s' "$1" "$2" "$3")
 	lines+=("$line")
 	if [[ -n "${STAGE_TIMES:-}" ]]; then
 		echo "$line" >>"$STAGE_TIMES"
 	fi
+}
+
+start_background() {
+	local names="$1" log
+	log=$(mktemp)
+	# setsid: its own process group, so that kill_background stops the
+	# compilers it started too.
+	IFS=, read -ra targets <<<"$names"
+	setsid -w nice -n 19 "$make_cmd" --no-print-directory "${targets[@]}" >"$log" 2>&1 &
+	bg_pids+=($!)
+	bg_names+=("&$names")
+	bg_logs+=("$log")
+	bg_starts+=("$SECONDS")
+	echo "run-stages: started ${targets[*]} in the background (log: $log)"
+}
+
+# wait_background waits for each background stage, prints its log and
+# records its time (from its start) and result.
+wait_background() {
+	local i result
+	for i in "${!bg_pids[@]}"; do
+		if wait "${bg_pids[$i]}"; then result="ok (background)"; else result="FAILED (background)"; status=1; fi
+		echo "== ${bg_names[$i]} (background) =="
+		cat "${bg_logs[$i]}"
+		rm -f "${bg_logs[$i]}"
+		record "${bg_names[$i]}" $((SECONDS - bg_starts[i])) "$result"
+	done
+	bg_pids=() bg_names=() bg_logs=() bg_starts=()
+}
+
+kill_background() {
+	local pid
+	for pid in "${bg_pids[@]}"; do
+		kill -TERM -- "-$pid" 2>/dev/null
+	done
+	rm -f "${bg_logs[@]}"
+}
+trap 'kill_background; exit 130' INT TERM
+
+for stage in "$@"; do
+	start=$SECONDS
+	case "$stage" in
+	'&'*)
+		start_background "${stage#&}"
+		continue
+		;;
+	wait)
+		wait_background
+		record wait $((SECONDS - start)) "$( ((status)) && echo FAILED || echo ok)"
+		;;
+	*)
+		if "$make_cmd" --no-print-directory "$stage"; then result=ok; else result=FAILED; status=1; fi
+		record "$stage" $((SECONDS - start)) "$result"
+		;;
+	esac
 	if ((status)); then
 		break
 	fi
 done
+if ((status)); then
+	kill_background
+else
+	wait_background
+fi
 if [[ -z "${STAGE_TIMES:-}" ]]; then
 	echo "stage timings:"
 	printf '  %s\n' "${lines[@]}"
