@@ -30,12 +30,12 @@ build:
 # end-to-end tests against real control-plane binaries (built from Go
 # modules on first use and cached by version), then the release packaging
 # checks. The tools the later stages need are built in the background at
-# the lowest CPU priority (the &stages): golangci-lint from the start, the
+# the lowest CPU priority (the bg: stages): golangci-lint from the start, the
 # control plane, kubectl and the krew tools once vet has compiled the
 # packages they share with the plugin (started together, they would compile
 # those twice); `wait` collects them. Cached (every run after the first on a
 # machine), they take no time.
-TEST_STAGES ?= &golangci-lint vet &e2e-binaries,krew-tools race readme fuzz hostile wait lint e2e verify
+TEST_STAGES ?= bg:golangci-lint vet bg:e2e-binaries,krew-tools race readme fuzz hostile wait lint e2e verify
 test:
 	@MAKE="$(MAKE)" hack/run-stages.sh $(TEST_STAGES)
 

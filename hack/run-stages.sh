@@ -9,7 +9,7 @@
 #
 # A STAGE is one of:
 #   NAME          make NAME, in the foreground
-#   &NAME[,NAME]  make NAME... in the background, at the lowest CPU priority
+#   bg:NAME[,NAME] make NAME... in the background, at the lowest CPU priority
 #                 (nice 19), its output kept in a log: for builds a later
 #                 stage needs (golangci-lint, the e2e control plane) that
 #                 share no compiled package with the stages they run beside,
@@ -47,7 +47,7 @@ start_background() {
 	IFS=, read -ra targets <<<"$names"
 	setsid -w nice -n 19 "$make_cmd" --no-print-directory "${targets[@]}" >"$log" 2>&1 &
 	bg_pids+=($!)
-	bg_names+=("&$names")
+	bg_names+=("bg:$names")
 	bg_logs+=("$log")
 	bg_starts+=("$SECONDS")
 	echo "run-stages: started ${targets[*]} in the background (log: $log)"
@@ -79,8 +79,8 @@ trap 'kill_background; exit 130' INT TERM
 for stage in "$@"; do
 	start=$SECONDS
 	case "$stage" in
-	'&'*)
-		start_background "${stage#&}"
+	bg:*)
+		start_background "${stage#bg:}"
 		continue
 		;;
 	wait)
