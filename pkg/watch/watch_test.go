@@ -90,12 +90,33 @@ func (r *recorder) waitDelta(t *testing.T, node, want string) *Delta {
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
+	// wrote, when set, gets a value after each write (dropped when full).
+	wrote chan struct{}
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.wrote != nil {
+		select {
+		case s.wrote <- struct{}{}:
+		default:
+		}
+	}
 	return s.b.Write(p)
+}
+
+// waitFor waits until the buffer holds want, for at most the deadline.
+func (s *syncBuffer) waitFor(t *testing.T, want string) {
+	t.Helper()
+	timeout := time.After(deadline)
+	for !strings.Contains(s.String(), want) {
+		select {
+		case <-s.wrote:
+		case <-timeout:
+			t.Fatalf("output %q, want %q in it", s.String(), want)
+		}
+	}
 }
 
 func (s *syncBuffer) String() string {
@@ -107,7 +128,7 @@ func (s *syncBuffer) String() string {
 func start(t *testing.T, cs *fake.Clientset) (*recorder, *syncBuffer, *syncBuffer, context.CancelFunc, chan error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	rec, notes, out := newRecorder(), &syncBuffer{}, &syncBuffer{}
+	rec, notes, out := newRecorder(), &syncBuffer{}, &syncBuffer{wrote: make(chan struct{}, 1)}
 	w := New(Options{Client: cs, Source: "test", Notes: notes, Interval: time.Millisecond})
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx, out, rec.render) }()
@@ -263,6 +284,10 @@ func TestForbidden(t *testing.T) {
 func TestCancel(t *testing.T) {
 	cs := fake.NewClientset(node("n1"))
 	_, _, out, cancel, done := start(t, cs)
+	// The initial state is rendered (start waited for that) but may not be
+	// written yet: a cancellation before the write would rightly print
+	// nothing, which is not what this test is about.
+	out.waitFor(t, "initial\n")
 	cancel()
 	select {
 	case err := <-done:
