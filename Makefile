@@ -22,20 +22,21 @@ export CGO_ENABLED
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/kubectl-schedcache
 
-# test is the README's test command. Its stages run in this order, each
-# timed (hack/run-stages.sh; .ci/run prints the timings at the end): go vet
-# and the other source checks (vet), the unit tests with the race detector,
-# the README check (readme), each fuzz target for FUZZTIME
-# (hack/make/fuzz.mk), the hostile-input suite, golangci-lint (lint), the
-# end-to-end tests against real control-plane binaries (built from Go
-# modules on first use and cached by version), then the release packaging
-# checks. The tools the later stages need are built in the background at
-# the lowest CPU priority (the bg: stages): golangci-lint from the start, the
-# control plane, kubectl and the krew tools once vet has compiled the
-# packages they share with the plugin (started together, they would compile
-# those twice); `wait` collects them. Cached (every run after the first on a
-# machine), they take no time.
-TEST_STAGES ?= bg:golangci-lint vet bg:e2e-binaries,krew-tools race readme fuzz hostile wait lint e2e verify
+# test is the README's test command. Its stages, each timed
+# (hack/run-stages.sh; .ci/run prints the timings at the end): go vet and
+# the other source checks (vet), the unit tests with the race detector, the
+# README check (readme), the hostile-input suite, the end-to-end tests
+# against real control-plane binaries (built from Go modules on first use
+# and cached by version), then the release packaging checks. golangci-lint
+# (lint) and each fuzz target for FUZZTIME (hack/make/fuzz.mk) run in the
+# background at the lowest CPU priority (the bg: stages, one after the
+# other), with the builds of the tools later stages need: golangci-lint from
+# the start; lint, fuzz, the control plane, kubectl and the krew tools once
+# vet has compiled the packages they share with the plugin (started
+# together, they would compile those twice). `wait` collects them and
+# prints their output. A cold run thus spends on them the CPU the
+# foreground leaves idle; on a warm machine the tools are cached.
+TEST_STAGES ?= bg:golangci-lint vet bg:lint,fuzz,e2e-binaries,krew-tools race readme hostile wait e2e verify
 test:
 	@MAKE="$(MAKE)" hack/run-stages.sh $(TEST_STAGES)
 
@@ -44,8 +45,10 @@ test:
 unit:
 	$(GO) test ./...
 
+# -vet=off: make vet (a stage of make test) runs all of vet on the same
+# packages; go test's own subset would only repeat it, per test binary.
 race:
-	CGO_ENABLED=1 $(GO) test -race ./...
+	CGO_ENABLED=1 $(GO) test -race -vet=off ./...
 
 vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -10,14 +10,17 @@
 # A STAGE is one of:
 #   NAME          make NAME, in the foreground
 #   bg:NAME[,NAME] make NAME... in the background, at the lowest CPU priority
-#                 (nice 19), its output kept in a log: for builds a later
-#                 stage needs (golangci-lint, the e2e control plane) that
-#                 share no compiled package with the stages they run beside,
-#                 so they use the CPU the foreground leaves idle (module
-#                 downloads, tests waiting on a server) instead of adding
-#                 their own minutes to a cold run
+#                 (nice 19), its output kept in a log: for work that shares
+#                 no compiled package with the stages it runs beside (tool
+#                 builds, lint, fuzzing), so that it uses the CPU the
+#                 foreground leaves idle (module downloads, links, tests
+#                 waiting on each other) instead of adding its own minutes
+#                 to a cold run. Background stages run one after the other,
+#                 in the order given (a later one may need what an earlier
+#                 one built), each as soon as the previous one is done
 #   wait          waits for every background stage started so far, prints
-#                 its log and its time, and fails if it failed
+#                 its log and its time (from when it was started, waiting
+#                 for the one before included), and fails if it failed
 # Background stages still running at the end are waited for; on a failure
 # or an interrupt they are killed.
 set -uo pipefail
@@ -29,6 +32,9 @@ bg_pids=()
 bg_names=()
 bg_logs=()
 bg_starts=()
+# bg_lock serializes the background stages (flock, in start order: at most
+# one waits at a time, as each is started after the previous one).
+bg_lock=$(mktemp)
 
 record() {
 	local line
@@ -45,7 +51,7 @@ start_background() {
 	# setsid: its own process group, so that kill_background stops the
 	# compilers it started too.
 	IFS=, read -ra targets <<<"$names"
-	setsid -w nice -n 19 "$make_cmd" --no-print-directory "${targets[@]}" >"$log" 2>&1 &
+	setsid -w nice -n 19 flock "$bg_lock" "$make_cmd" --no-print-directory "${targets[@]}" >"$log" 2>&1 &
 	bg_pids+=($!)
 	bg_names+=("bg:$names")
 	bg_logs+=("$log")
@@ -101,6 +107,7 @@ if ((status)); then
 else
 	wait_background
 fi
+rm -f "$bg_lock"
 if [[ -z "${STAGE_TIMES:-}" ]]; then
 	echo "stage timings:"
 	printf '  %s\n' "${lines[@]}"
