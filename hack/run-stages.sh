@@ -19,8 +19,9 @@
 #                 in the order given (a later one may need what an earlier
 #                 one built), each as soon as the previous one is done
 #   wait          waits for every background stage started so far, prints
-#                 its log and its time (from when it was started, waiting
-#                 for the one before included), and fails if it failed
+#                 its log and its time (from when it was started to when it
+#                 ended, waiting for the one before included), and fails if
+#                 it failed
 # Background stages still running at the end are waited for; on a failure
 # or an interrupt they are killed.
 set -uo pipefail
@@ -51,24 +52,29 @@ start_background() {
 	# setsid: its own process group, so that kill_background stops the
 	# compilers it started too.
 	IFS=, read -ra targets <<<"$names"
-	setsid -w nice -n 19 flock "$bg_lock" "$make_cmd" --no-print-directory "${targets[@]}" >"$log" 2>&1 &
+	# It writes when it ended (epoch seconds) to $log.end, so that its line
+	# tells how long it ran, not how long until it was collected.
+	setsid -w nice -n 19 flock "$bg_lock" sh -c '"$@"; rc=$?; date +%s >"$0.end"; exit $rc' "$log" \
+		"$make_cmd" --no-print-directory "${targets[@]}" >"$log" 2>&1 &
 	bg_pids+=($!)
 	bg_names+=("bg:$names")
 	bg_logs+=("$log")
-	bg_starts+=("$SECONDS")
+	bg_starts+=("$(date +%s)")
 	echo "run-stages: started ${targets[*]} in the background (log: $log)"
 }
 
 # wait_background waits for each background stage, prints its log and
 # records its time (from its start) and result.
 wait_background() {
-	local i result
+	local i result end
 	for i in "${!bg_pids[@]}"; do
 		if wait "${bg_pids[$i]}"; then result="ok (background)"; else result="FAILED (background)"; status=1; fi
 		echo "== ${bg_names[$i]} (background) =="
 		cat "${bg_logs[$i]}"
 		rm -f "${bg_logs[$i]}"
-		record "${bg_names[$i]}" $((SECONDS - bg_starts[i])) "$result"
+		end=$(cat "${bg_logs[$i]}.end" 2>/dev/null || date +%s)
+		rm -f "${bg_logs[$i]}.end"
+		record "${bg_names[$i]}" $((end - bg_starts[i])) "$result"
 	done
 	bg_pids=() bg_names=() bg_logs=() bg_starts=()
 }
