@@ -38,6 +38,7 @@ type listSharer struct {
 	// container status slices by a short key (sharedSlice).
 	containers map[string][][]corev1.Container
 	statuses   map[string][][]corev1.ContainerStatus
+	conditions map[string][][]corev1.PodCondition
 	key        strings.Builder
 	names      []corev1.ResourceName
 	keys       []string
@@ -45,7 +46,8 @@ type listSharer struct {
 
 func newListSharer() *listSharer {
 	return &listSharer{lists: map[string]corev1.ResourceList{}, strs: map[string]string{}, strMaps: map[string]map[string]string{},
-		containers: map[string][][]corev1.Container{}, statuses: map[string][][]corev1.ContainerStatus{}}
+		containers: map[string][][]corev1.Container{}, statuses: map[string][][]corev1.ContainerStatus{},
+		conditions: map[string][][]corev1.PodCondition{}}
 }
 
 // list returns the shared list equal to l, registering l when it is the
@@ -136,11 +138,12 @@ func (s *listSharer) pod(pod *corev1.Pod) {
 	s.podSlices(pod)
 }
 
-// podSlices gives pod the container and container status slices of an
-// earlier pod with equal ones. Slimmed (no mounts, environment or states),
-// the containers of a template's replicas are equal, and so are the
-// statuses of its ready replicas that never restarted: shared, they are a
-// quarter of what 150,000 pods keep (docs/PERFORMANCE.md). Nothing changes
+// podSlices gives pod the container, container status and condition
+// slices of an earlier pod with equal ones. Slimmed (no mounts,
+// environment, states or condition times), the containers of a template's
+// replicas are equal, and so are the statuses and conditions of its ready
+// replicas that never restarted: shared, they are a third of what 150,000
+// pods keep (docs/PERFORMANCE.md). Nothing changes
 // a loaded pod's containers or statuses in place (a simulated update
 // changes a deep copy), so sharing them is safe as sharing the lists is.
 func (s *listSharer) podSlices(pod *corev1.Pod) {
@@ -149,6 +152,7 @@ func (s *listSharer) podSlices(pod *corev1.Pod) {
 	spec.InitContainers = sharedSlice(s, s.containers, spec.InitContainers, containerKey)
 	status.ContainerStatuses = sharedSlice(s, s.statuses, status.ContainerStatuses, statusKey)
 	status.InitContainerStatuses = sharedSlice(s, s.statuses, status.InitContainerStatuses, statusKey)
+	status.Conditions = sharedSlice(s, s.conditions, status.Conditions, conditionKey)
 }
 
 // maxSharedVariants bounds the distinct slices kept under one key, and so
@@ -205,6 +209,18 @@ func statusKey(b *strings.Builder, ss []corev1.ContainerStatus) {
 		if ss[i].Resources != nil {
 			writeRequirements(b, ss[i].Resources)
 		}
+	}
+}
+
+// conditionKey writes the conditions' types, statuses and reasons.
+func conditionKey(b *strings.Builder, cs []corev1.PodCondition) {
+	for i := range cs {
+		b.WriteString(string(cs[i].Type))
+		b.WriteByte(0)
+		b.WriteString(string(cs[i].Status))
+		b.WriteByte(0)
+		b.WriteString(cs[i].Reason)
+		b.WriteByte(0)
 	}
 }
 

@@ -52,8 +52,9 @@ func fullPod() *corev1.Pod {
 			Overhead: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Mi")},
 		},
 		Status: corev1.PodStatus{
-			Phase:             corev1.PodRunning,
-			Conditions:        []corev1.PodCondition{{Type: corev1.PodResizePending, Reason: corev1.PodReasonInfeasible}},
+			Phase: corev1.PodRunning,
+			Conditions: []corev1.PodCondition{{Type: corev1.PodResizePending, Status: corev1.ConditionTrue, Reason: corev1.PodReasonInfeasible,
+				LastProbeTime: metav1.Unix(1, 0), LastTransitionTime: metav1.Unix(2, 0)}},
 			ContainerStatuses: []corev1.ContainerStatus{status},
 		},
 	}
@@ -70,6 +71,8 @@ func TestSlimPod(t *testing.T) {
 	want.Spec.Volumes[2].VolumeSource = corev1.VolumeSource{}
 	s := &want.Status.ContainerStatuses[0]
 	*s = corev1.ContainerStatus{Name: s.Name, Ready: s.Ready, RestartCount: s.RestartCount, AllocatedResources: s.AllocatedResources, Resources: s.Resources}
+	c := &want.Status.Conditions[0]
+	*c = corev1.PodCondition{Type: c.Type, Status: c.Status, Reason: c.Reason}
 	if diff := cmp.Diff(want, pod); diff != "" {
 		t.Errorf("slimmed pod (-want,+got):\n%s", diff)
 	}
@@ -135,16 +138,22 @@ func TestSharerKeepsValues(t *testing.T) {
 }
 
 // TestReplicasShareContainersAndStatuses: pods whose slimmed containers
-// (or container statuses) are equal get one slice, whatever their mounts
-// and container states said; a difference in any kept field, even one the
-// key does not look at (a port, the pull policy), keeps them apart.
+// (or container statuses, or conditions) are equal get one slice, whatever
+// their mounts, container states and condition times said; a difference
+// in any kept field, even one the key does not look at (a port, the pull
+// policy), keeps them apart.
 func TestReplicasShareContainersAndStatuses(t *testing.T) {
 	pod := func(name, mount, port, pull string, restarts int) string {
+		ready := "True"
+		if pull == "Never" {
+			ready = "False"
+		}
 		return `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"` + name + `","namespace":"n"},"spec":{"nodeName":"x","containers":[
  {"name":"c","image":"i","imagePullPolicy":"` + pull + `","ports":[{"containerPort":` + port + `}],"resources":{"requests":{"cpu":"100m"}},
   "volumeMounts":[{"name":"` + mount + `","mountPath":"/m"}]}]},
  "status":{"phase":"Running","containerStatuses":[{"name":"c","ready":true,"restartCount":` + fmt.Sprint(restarts) + `,
-  "containerID":"containerd://` + name + `","state":{"running":{"startedAt":"2026-01-01T00:00:00Z"}}}]}}`
+  "containerID":"containerd://` + name + `","state":{"running":{"startedAt":"2026-01-01T00:00:00Z"}}}],
+  "conditions":[{"type":"Ready","status":"` + ready + `","lastTransitionTime":"2026-01-01T00:00:0` + fmt.Sprint(restarts) + `Z"}]}}`
 	}
 	items := []string{
 		pod("a", "kube-api-access-1", "80", "Always", 0),
@@ -178,6 +187,13 @@ func TestReplicasShareContainersAndStatuses(t *testing.T) {
 	}
 	if sameStatuses("a", "e") || !sameContainers("a", "e") {
 		t.Errorf("pods a and e: statuses shared %v (want not: restart counts differ), containers shared %v (want)", sameStatuses("a", "e"), sameContainers("a", "e"))
+	}
+	sameConditions := func(x, y string) bool { return &byName[x].Status.Conditions[0] == &byName[y].Status.Conditions[0] }
+	if !sameConditions("a", "e") || sameConditions("a", "d") {
+		t.Errorf("conditions: a and e (other times) shared %v, want true; a and d (not ready) shared %v, want false", sameConditions("a", "e"), sameConditions("a", "d"))
+	}
+	if got := byName["d"].Status.Conditions[0].Status; got != corev1.ConditionFalse {
+		t.Errorf("pod d Ready condition %s, want False", got)
 	}
 	if got := byName["e"].Status.ContainerStatuses[0].RestartCount; got != 3 {
 		t.Errorf("pod e restart count %d, want 3", got)
