@@ -148,22 +148,24 @@ func (s *listSharer) pod(pod *corev1.Pod) {
 // changes a deep copy), so sharing them is safe as sharing the lists is.
 func (s *listSharer) podSlices(pod *corev1.Pod) {
 	spec, status := &pod.Spec, &pod.Status
-	spec.Containers = sharedSlice(s, s.containers, spec.Containers, containerKey)
-	spec.InitContainers = sharedSlice(s, s.containers, spec.InitContainers, containerKey)
-	status.ContainerStatuses = sharedSlice(s, s.statuses, status.ContainerStatuses, statusKey)
-	status.InitContainerStatuses = sharedSlice(s, s.statuses, status.InitContainerStatuses, statusKey)
-	status.Conditions = sharedSlice(s, s.conditions, status.Conditions, conditionKey)
+	spec.Containers = sharedSlice(s, s.containers, spec.Containers, containerKey, deepEqual)
+	spec.InitContainers = sharedSlice(s, s.containers, spec.InitContainers, containerKey, deepEqual)
+	status.ContainerStatuses = sharedSlice(s, s.statuses, status.ContainerStatuses, statusKey, deepEqual)
+	status.InitContainerStatuses = sharedSlice(s, s.statuses, status.InitContainerStatuses, statusKey, deepEqual)
+	// A condition is a comparable struct: == compares every field, those
+	// of future versions too, ten times faster than reflect.DeepEqual.
+	status.Conditions = sharedSlice(s, s.conditions, status.Conditions, conditionKey, slices.Equal)
 }
 
 // maxSharedVariants bounds the distinct slices kept under one key, and so
 // the comparisons a slice costs.
 const maxSharedVariants = 8
 
-// sharedSlice returns the slice of byKey equal to v (reflect.DeepEqual:
-// every field, those of future API versions too), registering v when none
-// is and its key has room. key writes a short digest of v (names, images,
-// restart counts) that equal slices share.
-func sharedSlice[E any](s *listSharer, byKey map[string][][]E, v []E, key func(*strings.Builder, []E)) []E {
+// sharedSlice returns the slice of byKey equal to v (by equal, which must
+// compare every field, those of future API versions too), registering v
+// when none is and its key has room. key writes a short digest of v
+// (names, images, restart counts) that equal slices share.
+func sharedSlice[E any](s *listSharer, byKey map[string][][]E, v []E, key func(*strings.Builder, []E), equal func(a, b []E) bool) []E {
 	if len(v) == 0 {
 		return v
 	}
@@ -171,7 +173,7 @@ func sharedSlice[E any](s *listSharer, byKey map[string][][]E, v []E, key func(*
 	key(&s.key, v)
 	variants := byKey[s.key.String()]
 	for _, shared := range variants {
-		if reflect.DeepEqual(shared, v) {
+		if equal(shared, v) {
 			return shared
 		}
 	}
@@ -180,6 +182,8 @@ func sharedSlice[E any](s *listSharer, byKey map[string][][]E, v []E, key func(*
 	}
 	return v
 }
+
+func deepEqual[E any](a, b []E) bool { return reflect.DeepEqual(a, b) }
 
 // containerKey writes the containers' names, images and resource lists
 // (by identity: lists are shared by content already, so equal lists are
