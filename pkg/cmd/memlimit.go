@@ -9,7 +9,7 @@ import (
 // that run kube-scheduler's framework over the model (why, simulate,
 // requested --pod), unless GOMEMLIMIT is set. Beside the model they hold the
 // framework's own NodeInfos and PodInfos, so at 5,000 nodes / 150,000 pods
-// the live heap is about 0.9 GB: under the 1200 MiB limit main sets for
+// the live heap is about 0.9 GB: under the 800 MiB limit main sets for
 // every command the collector then runs back to back for the whole
 // evaluation (28% of the CPU of "why -A", and its assists slow every
 // cycle). With room to collect at its normal pace, "why -A" there takes

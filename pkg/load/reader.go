@@ -97,11 +97,16 @@ func (b *batch) add(p piece) {
 	b.pieces = append(b.pieces, p)
 }
 
-// readSource reads one source through the pipeline. It returns the first
-// error, after which nothing more of the source is read.
+// readSource reads one source through the pipeline: the cutter, the
+// decoding of a batch (on every core) and the collector run at the same
+// time, each on its own batch, so that a core the decoding leaves idle
+// while a batch is collected works on the next one (without it, a 2-core
+// machine ran at 1.45 cores while reading). It returns the first error,
+// after which nothing more of the source is read.
 func (r *reader) readSource(src *source, in io.Reader) error {
-	batches := make(chan *batch, 1)
-	free := make(chan *batch, 2)
+	cut := make(chan *batch, 1)
+	decoded := make(chan *batch, 1)
+	free := make(chan *batch, 4)
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	next := func() *batch {
@@ -115,7 +120,7 @@ func (r *reader) readSource(src *source, in io.Reader) error {
 	}
 	go func() {
 		defer close(done)
-		defer close(batches)
+		defer close(cut)
 		b := next()
 		c := &cutter{limit: r.limits.maxDocument(), out: func(p piece) bool {
 			p.loc.source = src.name
@@ -124,7 +129,7 @@ func (r *reader) readSource(src *source, in io.Reader) error {
 				return true
 			}
 			select {
-			case batches <- b:
+			case cut <- b:
 				b = next()
 				return true
 			case <-stop:
@@ -134,18 +139,18 @@ func (r *reader) readSource(src *source, in io.Reader) error {
 		c.cut(in)
 		if len(b.pieces) > 0 {
 			select {
-			case batches <- b:
+			case cut <- b:
 			case <-stop:
 			}
 		}
 	}()
+	go r.decodeBatches(cut, decoded, stop)
 
 	var err error
-	for b := range batches {
+	for b := range decoded {
 		if err != nil || src.skipped {
 			continue // drain: the cutter stops at its next piece
 		}
-		r.decodeBatch(b.pieces)
 		for i := range b.pieces {
 			if err = r.c.add(src, &b.pieces[i], r); err != nil || src.skipped {
 				close(stop)
@@ -165,4 +170,22 @@ func (r *reader) readSource(src *source, in io.Reader) error {
 		err = r.c.endSource(src, r)
 	}
 	return err
+}
+
+// decodeBatches decodes the batches from in and passes them on, in order,
+// until in is closed; once stop is closed it passes nothing more.
+func (r *reader) decodeBatches(in <-chan *batch, out chan<- *batch, stop <-chan struct{}) {
+	defer close(out)
+	for b := range in {
+		select {
+		case <-stop:
+			continue // drain
+		default:
+		}
+		r.decodeBatch(b.pieces)
+		select {
+		case out <- b:
+		case <-stop:
+		}
+	}
 }

@@ -12,7 +12,9 @@ package load
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -32,13 +34,20 @@ type listSharer struct {
 	// (pod then interns their strings only).
 	podsShared bool
 	inPod      bool
+	// containers and statuses hold the pods' slimmed container and
+	// container status slices by a short key (sharedSlice).
+	containers map[string][][]corev1.Container
+	statuses   map[string][][]corev1.ContainerStatus
+	conditions map[string][][]corev1.PodCondition
 	key        strings.Builder
 	names      []corev1.ResourceName
 	keys       []string
 }
 
 func newListSharer() *listSharer {
-	return &listSharer{lists: map[string]corev1.ResourceList{}, strs: map[string]string{}, strMaps: map[string]map[string]string{}}
+	return &listSharer{lists: map[string]corev1.ResourceList{}, strs: map[string]string{}, strMaps: map[string]map[string]string{},
+		containers: map[string][][]corev1.Container{}, statuses: map[string][][]corev1.ContainerStatus{},
+		conditions: map[string][][]corev1.PodCondition{}}
 }
 
 // list returns the shared list equal to l, registering l when it is the
@@ -126,6 +135,108 @@ func (s *listSharer) pod(pod *corev1.Pod) {
 	s.meta(&pod.ObjectMeta)
 	s.podSpec(&pod.Spec)
 	s.podStatus(&pod.Status)
+	s.podSlices(pod)
+}
+
+// podSlices gives pod the container, container status and condition
+// slices of an earlier pod with equal ones. Slimmed (no mounts,
+// environment, states or condition times), the containers of a template's
+// replicas are equal, and so are the statuses and conditions of its ready
+// replicas that never restarted: shared, they are a third of what 150,000
+// pods keep (docs/PERFORMANCE.md). Nothing changes
+// a loaded pod's containers or statuses in place (a simulated update
+// changes a deep copy), so sharing them is safe as sharing the lists is.
+func (s *listSharer) podSlices(pod *corev1.Pod) {
+	spec, status := &pod.Spec, &pod.Status
+	spec.Containers = sharedSlice(s, s.containers, spec.Containers, containerKey, deepEqual)
+	spec.InitContainers = sharedSlice(s, s.containers, spec.InitContainers, containerKey, deepEqual)
+	status.ContainerStatuses = sharedSlice(s, s.statuses, status.ContainerStatuses, statusKey, deepEqual)
+	status.InitContainerStatuses = sharedSlice(s, s.statuses, status.InitContainerStatuses, statusKey, deepEqual)
+	// A condition is a comparable struct: == compares every field, those
+	// of future versions too, ten times faster than reflect.DeepEqual.
+	status.Conditions = sharedSlice(s, s.conditions, status.Conditions, conditionKey, slices.Equal)
+}
+
+// maxSharedVariants bounds the distinct slices kept under one key, and so
+// the comparisons a slice costs.
+const maxSharedVariants = 8
+
+// sharedSlice returns the slice of byKey equal to v (by equal, which must
+// compare every field, those of future API versions too), registering v
+// when none is and its key has room. key writes a short digest of v
+// (names, images, restart counts) that equal slices share.
+func sharedSlice[E any](s *listSharer, byKey map[string][][]E, v []E, key func(*strings.Builder, []E), equal func(a, b []E) bool) []E {
+	if len(v) == 0 {
+		return v
+	}
+	s.key.Reset()
+	key(&s.key, v)
+	variants := byKey[s.key.String()]
+	for _, shared := range variants {
+		if equal(shared, v) {
+			return shared
+		}
+	}
+	if len(variants) < maxSharedVariants {
+		byKey[s.key.String()] = append(variants, v)
+	}
+	return v
+}
+
+func deepEqual[E any](a, b []E) bool { return reflect.DeepEqual(a, b) }
+
+// containerKey writes the containers' names, images and resource lists
+// (by identity: lists are shared by content already, so equal lists are
+// one map). A key that two different slices share costs a comparison,
+// never a wrong answer.
+func containerKey(b *strings.Builder, cs []corev1.Container) {
+	for i := range cs {
+		b.WriteString(cs[i].Name)
+		b.WriteByte(0)
+		b.WriteString(cs[i].Image)
+		b.WriteByte(0)
+		writeRequirements(b, &cs[i].Resources)
+	}
+}
+
+// statusKey writes the statuses' names, restart counts, readiness and
+// resource lists (by identity, as containerKey).
+func statusKey(b *strings.Builder, ss []corev1.ContainerStatus) {
+	for i := range ss {
+		b.WriteString(ss[i].Name)
+		b.WriteByte(0)
+		b.WriteString(strconv.Itoa(int(ss[i].RestartCount)))
+		if ss[i].Ready {
+			b.WriteByte('r')
+		}
+		writeListID(b, ss[i].AllocatedResources)
+		if ss[i].Resources != nil {
+			writeRequirements(b, ss[i].Resources)
+		}
+	}
+}
+
+// conditionKey writes the conditions' types, statuses and reasons.
+func conditionKey(b *strings.Builder, cs []corev1.PodCondition) {
+	for i := range cs {
+		b.WriteString(string(cs[i].Type))
+		b.WriteByte(0)
+		b.WriteString(string(cs[i].Status))
+		b.WriteByte(0)
+		b.WriteString(cs[i].Reason)
+		b.WriteByte(0)
+	}
+}
+
+func writeRequirements(b *strings.Builder, r *corev1.ResourceRequirements) {
+	writeListID(b, r.Requests)
+	writeListID(b, r.Limits)
+}
+
+// writeListID writes the identity of the map l.
+func writeListID(b *strings.Builder, l corev1.ResourceList) {
+	b.WriteString(strconv.FormatUint(uint64(reflect.ValueOf(l).Pointer()), 36))
+	b.WriteByte(0)
 }
 
 // meta shares what replicas of a template have in common.

@@ -6,15 +6,17 @@ package load
 // weighs is mostly in what its kubelet and its containers use: environment,
 // mounts, probes, container states. At 150,000 pods this halves the memory
 // the objects take. Only fields of those kinds go; everything the cache
-// accounts for (resources, ports, volumes' claims, affinity, conditions and
+// accounts for (resources, ports, volumes' claims, affinity, conditions but
+// their times, and
 // the allocated and actual resources in the status) stays, and new API
-// fields stay by default. TestSlimKeepsEveryView checks that every command
+// fields stay by default. TestSlimAndShareChangeNoView (pkg/views) checks that every view
 // prints the same with and without it.
 
 import (
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // slimPod clears the fields of pod that no accounting reads.
@@ -35,6 +37,14 @@ func slimPod(pod *corev1.Pod) {
 		for i := range statuses {
 			slimContainerStatus(&statuses[i])
 		}
+	}
+	// The request algorithms read a condition's type, status and reason
+	// (a pending or infeasible resize); its times only the kubelet and the
+	// controllers. Without them the replicas' conditions are equal, and
+	// shared (share.go).
+	for i := range pod.Status.Conditions {
+		c := &pod.Status.Conditions[i]
+		c.LastProbeTime, c.LastTransitionTime = metav1.Time{}, metav1.Time{}
 	}
 	trimPod(pod)
 }

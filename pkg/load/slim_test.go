@@ -1,7 +1,9 @@
 package load
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -50,8 +52,9 @@ func fullPod() *corev1.Pod {
 			Overhead: corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Mi")},
 		},
 		Status: corev1.PodStatus{
-			Phase:             corev1.PodRunning,
-			Conditions:        []corev1.PodCondition{{Type: corev1.PodResizePending, Reason: corev1.PodReasonInfeasible}},
+			Phase: corev1.PodRunning,
+			Conditions: []corev1.PodCondition{{Type: corev1.PodResizePending, Status: corev1.ConditionTrue, Reason: corev1.PodReasonInfeasible,
+				LastProbeTime: metav1.Unix(1, 0), LastTransitionTime: metav1.Unix(2, 0)}},
 			ContainerStatuses: []corev1.ContainerStatus{status},
 		},
 	}
@@ -68,6 +71,8 @@ func TestSlimPod(t *testing.T) {
 	want.Spec.Volumes[2].VolumeSource = corev1.VolumeSource{}
 	s := &want.Status.ContainerStatuses[0]
 	*s = corev1.ContainerStatus{Name: s.Name, Ready: s.Ready, RestartCount: s.RestartCount, AllocatedResources: s.AllocatedResources, Resources: s.Resources}
+	c := &want.Status.Conditions[0]
+	*c = corev1.PodCondition{Type: c.Type, Status: c.Status, Reason: c.Reason}
 	if diff := cmp.Diff(want, pod); diff != "" {
 		t.Errorf("slimmed pod (-want,+got):\n%s", diff)
 	}
@@ -129,5 +134,71 @@ func TestSharerKeepsValues(t *testing.T) {
 	}
 	if reflect.ValueOf(first.Spec.Containers[0].Resources.Requests).Pointer() != reflect.ValueOf(second.Status.ContainerStatuses[0].AllocatedResources).Pointer() {
 		t.Error("a container's requests and its allocated resources are equal and should be shared")
+	}
+}
+
+// TestReplicasShareContainersAndStatuses: pods whose slimmed containers
+// (or container statuses, or conditions) are equal get one slice, whatever
+// their mounts, container states and condition times said; a difference
+// in any kept field, even one the key does not look at (a port, the pull
+// policy), keeps them apart.
+func TestReplicasShareContainersAndStatuses(t *testing.T) {
+	pod := func(name, mount, port, pull string, restarts int) string {
+		ready := "True"
+		if pull == "Never" {
+			ready = "False"
+		}
+		return `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"` + name + `","namespace":"n"},"spec":{"nodeName":"x","containers":[
+ {"name":"c","image":"i","imagePullPolicy":"` + pull + `","ports":[{"containerPort":` + port + `}],"resources":{"requests":{"cpu":"100m"}},
+  "volumeMounts":[{"name":"` + mount + `","mountPath":"/m"}]}]},
+ "status":{"phase":"Running","containerStatuses":[{"name":"c","ready":true,"restartCount":` + fmt.Sprint(restarts) + `,
+  "containerID":"containerd://` + name + `","state":{"running":{"startedAt":"2026-01-01T00:00:00Z"}}}],
+  "conditions":[{"type":"Ready","status":"` + ready + `","lastTransitionTime":"2026-01-01T00:00:0` + fmt.Sprint(restarts) + `Z"}]}}`
+	}
+	items := []string{
+		pod("a", "kube-api-access-1", "80", "Always", 0),
+		pod("b", "kube-api-access-2", "80", "Always", 0), // a's replica
+		pod("c", "kube-api-access-3", "81", "Always", 0), // another port
+		pod("d", "kube-api-access-4", "80", "Never", 0),  // another pull policy
+		pod("e", "kube-api-access-5", "80", "Always", 3), // restarted
+	}
+	cluster, err := ReadFiles(FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(`{"apiVersion":"v1","kind":"List","items":[` + strings.Join(items, ",") + `]}`)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*corev1.Pod{}
+	for _, p := range cluster.Pods {
+		byName[p.Name] = p
+	}
+	sameContainers := func(x, y string) bool { return &byName[x].Spec.Containers[0] == &byName[y].Spec.Containers[0] }
+	sameStatuses := func(x, y string) bool {
+		return &byName[x].Status.ContainerStatuses[0] == &byName[y].Status.ContainerStatuses[0]
+	}
+	if !sameContainers("a", "b") || !sameStatuses("a", "b") {
+		t.Errorf("replicas a and b: containers shared %v, statuses shared %v; want both", sameContainers("a", "b"), sameStatuses("a", "b"))
+	}
+	for _, other := range []string{"c", "d"} {
+		if sameContainers("a", other) {
+			t.Errorf("pods a and %s share containers, which differ", other)
+		}
+		if !sameStatuses("a", other) {
+			t.Errorf("pods a and %s: statuses not shared, though equal", other)
+		}
+	}
+	if sameStatuses("a", "e") || !sameContainers("a", "e") {
+		t.Errorf("pods a and e: statuses shared %v (want not: restart counts differ), containers shared %v (want)", sameStatuses("a", "e"), sameContainers("a", "e"))
+	}
+	sameConditions := func(x, y string) bool { return &byName[x].Status.Conditions[0] == &byName[y].Status.Conditions[0] }
+	if !sameConditions("a", "e") || sameConditions("a", "d") {
+		t.Errorf("conditions: a and e (other times) shared %v, want true; a and d (not ready) shared %v, want false", sameConditions("a", "e"), sameConditions("a", "d"))
+	}
+	if got := byName["d"].Status.Conditions[0].Status; got != corev1.ConditionFalse {
+		t.Errorf("pod d Ready condition %s, want False", got)
+	}
+	if got := byName["e"].Status.ContainerStatuses[0].RestartCount; got != 3 {
+		t.Errorf("pod e restart count %d, want 3", got)
+	}
+	if got := byName["c"].Spec.Containers[0].Ports[0].ContainerPort; got != 81 {
+		t.Errorf("pod c port %d, want 81", got)
 	}
 }

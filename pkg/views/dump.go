@@ -29,11 +29,17 @@ func Dump(m *model.Model, only []string) (*v1alpha1.CacheDump, error) {
 		names = only
 	}
 	profile := m.Cache.Profile()
-	overflows := m.OverflowsByNodeIn(d)
+	// The overflow checks read every pod's quantities (0.4 s at 150,000
+	// pods): on a core of their own, beside the nodes' dumps, which read
+	// the same dump and model without changing them either.
+	overflowsCh := make(chan map[string][]string, 1)
+	go func() { overflowsCh <- m.OverflowsByNodeIn(d) }()
 	for _, name := range names {
-		nd := nodeDump(name, d.Nodes[name], d.AssumedPods, nominated[name], &profile)
-		nd.Overflow = overflows[name]
-		out.Nodes = append(out.Nodes, nd)
+		out.Nodes = append(out.Nodes, nodeDump(name, d.Nodes[name], d.AssumedPods, nominated[name], &profile))
+	}
+	overflows := <-overflowsCh
+	for i := range out.Nodes {
+		out.Nodes[i].Overflow = overflows[out.Nodes[i].Name]
 	}
 	return out, nil
 }
