@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/schedcache/kubectl-schedcache/internal/ptytest"
 )
 
 // The plugin's progress line (pkg/load): "listed 1,500 nodes, 42,000/150,000
@@ -43,7 +43,7 @@ type ttyRun struct {
 }
 
 func startOnTTY(t *testing.T, name string, args ...string) *ttyRun {
-	ptm, pts, err := openPTY()
+	ptm, pts, err := ptytest.Open()
 	if err != nil {
 		t.Fatalf("bench-live: pseudo-terminal: %v", err)
 	}
@@ -91,48 +91,6 @@ func startOnTTY(t *testing.T, name string, args ...string) *ttyRun {
 		}
 	}()
 	return &ttyRun{cmd: cmd, ptm: ptm, start: start, lines: lines}
-}
-
-// openPTY opens a new pseudo-terminal pair: posix_openpt, unlockpt, ptsname
-// and open, the ioctls through x/sys/unix.
-func openPTY() (ptm, pts *os.File, err error) {
-	ptm, err = os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	var n uint32
-	err = withFd(ptm, func(fd int) error {
-		if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-			return fmt.Errorf("unlockpt: %w", err)
-		}
-		var err error
-		if n, err = unix.IoctlGetUint32(fd, unix.TIOCGPTN); err != nil {
-			return fmt.Errorf("ptsname: %w", err)
-		}
-		return nil
-	})
-	if err == nil {
-		pts, err = os.OpenFile("/dev/pts/"+strconv.FormatUint(uint64(n), 10), os.O_RDWR|syscall.O_NOCTTY, 0)
-	}
-	if err != nil {
-		ptm.Close()
-		return nil, nil, err
-	}
-	return ptm, pts, nil
-}
-
-// withFd calls fn with f's descriptor without putting f in blocking mode (as
-// f.Fd() would), so that Close still interrupts a pending Read.
-func withFd(f *os.File, fn func(int) error) error {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var fnErr error
-	if err := rc.Control(func(fd uintptr) { fnErr = fn(int(fd)) }); err != nil {
-		return err
-	}
-	return fnErr
 }
 
 // progressReport describes the progress line of a whole listing on a terminal.

@@ -178,9 +178,7 @@ func (f *InputFlags) load(ctx context.Context, streams genericiooptions.IOStream
 		opts := load.FileOptions{
 			Filenames: f.Filenames, Recursive: f.Recursive, Stdin: streams.In, Objects: f.Objects, Limits: f.limits, Sink: sink,
 		}
-		if isTerminal(streams.ErrOut) {
-			opts.Progress = streams.ErrOut
-		}
+		opts.Progress = progressOut(streams.ErrOut)
 		return load.ReadFiles(opts, streams.ErrOut)
 	}
 	client, host, err := f.client(streams.ErrOut)
@@ -191,9 +189,7 @@ func (f *InputFlags) load(ctx context.Context, streams genericiooptions.IOStream
 	if f.Objects {
 		opts.Kinds = load.SchedulingKinds
 	}
-	if isTerminal(streams.ErrOut) {
-		opts.Progress = streams.ErrOut
-	}
+	opts.Progress = progressOut(streams.ErrOut)
 	return load.List(ctx, client, opts)
 }
 
@@ -294,6 +290,18 @@ func (f *InputFlags) quietProfile(streams genericiooptions.IOStreams) (cache.Pro
 }
 
 // isTerminal reports whether w is a terminal (for progress and colour).
+// progressOut is where the progress line goes: the terminal behind errOut,
+// nil when errOut is not one (or --quiet). The line is written to the
+// terminal itself, not through the commands' stderr, which escapes control
+// characters: its carriage returns must reach the terminal, and it holds
+// nothing but counts.
+func progressOut(errOut io.Writer) io.Writer {
+	if !isTerminal(errOut) {
+		return nil
+	}
+	return unwrapQuiet(errOut)
+}
+
 func isTerminal(w io.Writer) bool {
 	f, ok := unwrapQuiet(w).(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
