@@ -34,8 +34,9 @@ type listSharer struct {
 	// (pod then interns their strings only).
 	podsShared bool
 	inPod      bool
-	// containers and statuses hold the pods' slimmed container and
-	// container status slices by a short key (sharedSlice).
+	// containers, statuses and conditions hold the pods' slimmed
+	// container, container status and condition slices by a short key
+	// (sharedSlice).
 	containers map[string][][]corev1.Container
 	statuses   map[string][][]corev1.ContainerStatus
 	conditions map[string][][]corev1.PodCondition
@@ -143,9 +144,9 @@ func (s *listSharer) pod(pod *corev1.Pod) {
 // environment, states or condition times), the containers of a template's
 // replicas are equal, and so are the statuses and conditions of its ready
 // replicas that never restarted: shared, they are a third of what 150,000
-// pods keep (docs/PERFORMANCE.md). Nothing changes
-// a loaded pod's containers or statuses in place (a simulated update
-// changes a deep copy), so sharing them is safe as sharing the lists is.
+// pods keep (docs/PERFORMANCE.md). Nothing changes a loaded pod's
+// containers, statuses or conditions in place (a simulated update changes
+// a deep copy), so sharing them is safe as sharing the lists is.
 func (s *listSharer) podSlices(pod *corev1.Pod) {
 	spec, status := &pod.Spec, &pod.Status
 	spec.Containers = sharedSlice(s, s.containers, spec.Containers, containerKey, deepEqual)
