@@ -102,7 +102,7 @@ func (e *Evaluator) FilterAll(ctx context.Context, pod *v1.Pod) (*Verdict, error
 	if !ok {
 		fw = e.frameworks[e.cfg.SchedulerNames()[0]]
 	}
-	_ = e.pods.Add(pod)
+	e.listPod(pod)
 	c := &cycle{
 		e: e, fw: fw, pod: pod, all: true,
 		v:      &Verdict{Pod: pod, Profile: fw.ProfileName(), NumAllNodes: len(e.lister.list)},
@@ -183,7 +183,7 @@ func (e *Evaluator) newCycle(ctx context.Context, pod *v1.Pod) (*cycle, *Verdict
 		}
 	}
 	// DefaultPreemption reads the pod back from the pod lister.
-	_ = e.pods.Add(pod)
+	e.listPod(pod)
 	return &cycle{
 		e: e, fw: fw, pod: pod, v: v,
 		state:  framework.NewCycleState(),

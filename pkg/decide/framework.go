@@ -57,6 +57,9 @@ type Input struct {
 	// verdict holds 5,000 NodeResults, so for every pending pod of a large
 	// cluster they would be most of the memory.
 	OmitNodes bool
+	// withoutAffinityView builds InterPodAffinity over the full lister, as
+	// upstream does (tests compare the two).
+	withoutAffinityView bool
 }
 
 // Evaluator runs scheduling cycles for pods over one cluster state. It is
@@ -65,9 +68,12 @@ type Evaluator struct {
 	cfg        *Config
 	frameworks map[string]framework.Framework
 	lister     *lister
+	affinity   *affinityView
 	nominator  *nominator
 	pods       toolscache.Indexer
-	victims    *victimRecorder
+	// listed is the object last added to pods under each key.
+	listed  map[types.NamespacedName]*v1.Pod
+	victims *victimRecorder
 	// parallelism of the filter step.
 	parallelism int
 	// nextStartNodeIndex is where the next sequential cycle starts scanning
@@ -117,6 +123,7 @@ func New(ctx context.Context, in Input) (*Evaluator, error) {
 		nominator:   newNominator(),
 		victims:     newVictimRecorder(),
 		preempted:   map[types.UID]string{},
+		listed:      map[types.NamespacedName]*v1.Pod{},
 		memo:        map[string]*Verdict{},
 		parallelism: par,
 		omitNodes:   in.OmitNodes,
@@ -159,6 +166,10 @@ func (e *Evaluator) build(ctx context.Context, in Input, par int) error {
 	}
 	registry := plugins.NewInTreeRegistry()
 	registry[e.victims.pluginName()] = e.victims.factory(plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate))
+	if !in.withoutAffinityView {
+		e.affinity = newAffinityView(e.lister)
+		withAffinityView(registry, e.affinity)
+	}
 	for i := range e.cfg.cfg.Profiles {
 		profile := &e.cfg.cfg.Profiles[i]
 		fw, err := frameworkruntime.NewFramework(ctx, registry, profile, opts...)
@@ -207,7 +218,7 @@ func newDRAManager(ctx context.Context, client *fake.Clientset, factory informer
 // addPod makes a pending pod known to the framework: readable through the
 // pod lister, and nominated if its status says so.
 func (e *Evaluator) addPod(p *v1.Pod) {
-	_ = e.pods.Add(p)
+	e.listPod(p)
 	if p.Status.NominatedNodeName != "" && p.Spec.NodeName == "" {
 		e.nominator.AddNominatedPod(klog.Background(), newPodInfo(p), nil)
 	}

@@ -20,6 +20,14 @@ import (
 // backend/cache/snapshot.go keeps the same lists). refresh brings it up to
 // date with a newer Snapshot, converting only NodeInfos whose generation
 // changed.
+//
+// Like upstream's Snapshot, a node's converted NodeInfo is one object for
+// the lister's life, overwritten in place when the node changes, so the
+// lists hold valid pointers and are rebuilt only when the Snapshot rebuilt
+// its own (nodes added or removed, a node gaining or losing its last pod
+// with affinity): a simulation refreshes after every assumed pod, and at
+// 5,000 nodes rebuilding the lists and the name index each time cost more
+// than converting the one changed node.
 type lister struct {
 	conv     *converter
 	list     []fwk.NodeInfo
@@ -27,6 +35,10 @@ type lister struct {
 	affinity []fwk.NodeInfo
 	antiAff  []fwk.NodeInfo
 	usedPVCs sets.Set[string]
+	// src are the Snapshot's lists the lister's were built from.
+	src struct{ list, affinity, antiAff []*cache.NodeInfo }
+	// refreshes counts refresh calls that changed a NodeInfo or a list.
+	refreshes int64
 }
 
 var (
@@ -41,22 +53,63 @@ func newLister() *lister {
 
 // refresh makes the lister reflect s.
 func (l *lister) refresh(s *cache.Snapshot) {
+	changed, rebuilt := false, false
 	nodes := s.List()
+	if !sameList(nodes, l.src.list) {
+		l.rebuild(nodes)
+		changed, rebuilt = true, true
+	} else {
+		for i, ni := range nodes {
+			changed = l.update(l.list[i].(*framework.NodeInfo), ni) || changed
+		}
+	}
+	if aff := s.HavePodsWithAffinityList(); rebuilt || !sameList(aff, l.src.affinity) {
+		l.affinity, l.src.affinity = l.pick(aff), aff
+		changed = true
+	}
+	if anti := s.HavePodsWithRequiredAntiAffinityList(); rebuilt || !sameList(anti, l.src.antiAff) {
+		l.antiAff, l.src.antiAff = l.pick(anti), anti
+		changed = true
+	}
+	l.usedPVCs = s.UsedPVCSet()
+	if changed {
+		l.refreshes++
+	}
+}
+
+// rebuild makes the node list and the name index anew, keeping the
+// NodeInfo of every node that is still there.
+func (l *lister) rebuild(nodes []*cache.NodeInfo) {
 	byName := make(map[string]*framework.NodeInfo, len(nodes))
 	l.list = make([]fwk.NodeInfo, len(nodes))
 	for i, ni := range nodes {
 		name := ni.Node().Name
 		fni, ok := l.byName[name]
-		if !ok || fni.Generation != ni.Generation || fni.Node() != ni.Node() {
+		if ok {
+			l.update(fni, ni)
+		} else {
 			fni = l.conv.nodeInfo(ni)
 		}
 		byName[name] = fni
 		l.list[i] = fni
 	}
 	l.byName = byName
-	l.affinity = l.pick(s.HavePodsWithAffinityList())
-	l.antiAff = l.pick(s.HavePodsWithRequiredAntiAffinityList())
-	l.usedPVCs = s.UsedPVCSet()
+	l.src.list = nodes
+}
+
+// update converts ni into fni when ni changed since; it reports whether it did.
+func (l *lister) update(fni *framework.NodeInfo, ni *cache.NodeInfo) bool {
+	if fni.Generation == ni.Generation && fni.Node() == ni.Node() {
+		return false
+	}
+	*fni = *l.conv.nodeInfo(ni)
+	return true
+}
+
+// sameList reports whether a and b are the same slice (not merely equal):
+// the Snapshot rebuilds a list whenever its membership or order changes.
+func sameList(a, b []*cache.NodeInfo) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func (l *lister) pick(nodes []*cache.NodeInfo) []fwk.NodeInfo {

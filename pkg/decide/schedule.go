@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/features"
@@ -60,14 +61,30 @@ func (e *Evaluator) SetPending(pods []*v1.Pod) {
 	clear(e.memo)
 	n := newNominator()
 	for _, p := range pods {
-		_ = e.pods.Add(p)
+		e.listPod(p)
 		var ni *fwk.NominatingInfo
-		if node, ok := e.preempted[p.UID]; ok {
+		node, preempted := e.preempted[p.UID]
+		if preempted {
 			ni = &fwk.NominatingInfo{NominatedNodeName: node, NominatingMode: fwk.ModeOverride}
+		} else if p.Status.NominatedNodeName == "" {
+			continue // the nominator would not take it (nominator.addLocked)
 		}
 		n.AddNominatedPod(klog.Background(), newPodInfo(p), ni)
 	}
 	e.nominator.replace(n)
+}
+
+// listPod makes pod readable through the framework's pod lister, unless
+// that very object already is: a simulation calls SetPending before every
+// placement with every queued pod, and the informer's Add indexes the pod
+// again each time.
+func (e *Evaluator) listPod(p *v1.Pod) {
+	key := types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
+	if e.listed[key] == p {
+		return
+	}
+	_ = e.pods.Add(p)
+	e.listed[key] = p
 }
 
 // Refresh brings the Evaluator up to date with a newer snapshot of the same

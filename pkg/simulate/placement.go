@@ -20,8 +20,9 @@ import (
 // every placement, so each pod sees the pods assumed, forgotten or expired
 // before it.
 type placement struct {
-	eval *decide.Evaluator
-	snap *cache.Snapshot
+	eval  *decide.Evaluator
+	snap  *cache.Snapshot
+	queue queue
 }
 
 // placer returns the simulation's placement, built on first use.
@@ -56,36 +57,72 @@ func (s *Simulator) place(pod *v1.Pod) (*decide.Verdict, error) {
 		return nil, err
 	}
 	p.eval.Refresh(p.snap)
-	p.eval.SetPending(s.queued(pod))
+	p.eval.SetPending(s.queued(p, pod))
 	return p.eval.Schedule(context.Background(), pod)
 }
 
 // queued lists the pods the scheduler's queue would hold now: the input's
 // pending pods and the simulated ones (next among them) that are not in the
-// cache (never assumed, forgotten, expired or removed). A tracked pod's
-// state is the one the cache last reported; an untracked pending pod was
-// never given to the cache (only a script step could, and it tracks the
-// pod first).
-func (s *Simulator) queued(next *v1.Pod) []*v1.Pod {
-	out := make([]*v1.Pod, 0, len(s.model.Pending)+1)
-	seen := make(map[types.UID]bool, len(s.model.Pending)+len(s.pods.order)+1)
+// cache (never assumed, forgotten, expired or removed), each UID once, in
+// that order. A tracked pod's state is the one the cache last reported; an
+// untracked pending pod was never given to the cache (only a script step
+// could, and it tracks the pod first). The list is valid until the next call.
+func (s *Simulator) queued(pl *placement, next *v1.Pod) []*v1.Pod {
+	q := &pl.queue
+	q.index(s.model.Pending, s.pods.order)
+	out := q.buf[:0]
 	add := func(p *v1.Pod) {
-		if seen[p.UID] {
-			return
-		}
-		seen[p.UID] = true
 		if t := s.pods.byUID[p.UID]; t == nil || !inCache(t.state) {
 			out = append(out, p)
 		}
 	}
-	for _, p := range s.model.Pending {
-		add(p)
+	for i, p := range s.model.Pending {
+		if q.first[i] {
+			add(p)
+		}
 	}
-	add(next)
-	for _, t := range s.pods.order {
-		add(t.orig)
+	nextIsExtra := !q.pending[next.UID]
+	if nextIsExtra {
+		add(next)
 	}
+	for _, p := range q.extras {
+		if !nextIsExtra || p.UID != next.UID {
+			add(p)
+		}
+	}
+	q.buf = out
 	return out
+}
+
+// queue is what queued keeps from call to call, since it runs before every
+// placement and lists every pending pod: which input pending pods come
+// first with their UID, and the simulated pods that are not input pending
+// pods (the order of simulated pods only grows).
+type queue struct {
+	of      []*v1.Pod // the pending pods first and pending index
+	first   []bool
+	pending map[types.UID]bool
+	extras  []*v1.Pod
+	extra   map[types.UID]bool
+	scanned int // of the simulated pods, by extras
+	buf     []*v1.Pod
+}
+
+func (q *queue) index(pending []*v1.Pod, order []*tracked) {
+	if q.pending == nil || len(q.of) != len(pending) || (len(pending) > 0 && &q.of[0] != &pending[0]) {
+		*q = queue{of: pending, first: make([]bool, len(pending)), pending: map[types.UID]bool{}, extra: map[types.UID]bool{}}
+		for i, p := range pending {
+			q.first[i] = !q.pending[p.UID]
+			q.pending[p.UID] = true
+		}
+	}
+	for ; q.scanned < len(order); q.scanned++ {
+		p := order[q.scanned].orig
+		if !q.pending[p.UID] && !q.extra[p.UID] {
+			q.extras = append(q.extras, p)
+			q.extra[p.UID] = true
+		}
+	}
 }
 
 // inCache: the cache holds a pod in state (GetPod finds it).

@@ -281,18 +281,38 @@ func TestDeterministic(t *testing.T) {
 
 // TestQueued: the queue placement sees holds the pending pods the cache
 // does not: p1 (its bind failed: forgotten) and p3 (never simulated), not
-// p2 (confirmed: Added).
+// p2 (confirmed: Added); then the pod to place, then the simulated pods
+// that are not input pending pods (p4, given as with --pod-file, forgotten
+// too), each once.
 func TestQueued(t *testing.T) {
 	p1, p2, p3 := pod("ns", "p1", "", "1", "1Gi"), pod("ns", "p2", "", "1", "1Gi"), pod("ns", "p3", "", "1", "1Gi")
-	s := newSim(t, cluster([]*v1.Node{node("n1", "", "4", "4Gi", "10")}, p1, p2, p3), Options{BindFor: map[string]Outcome{"ns/p1": Fail}})
-	if _, err := s.Run([]*v1.Pod{p1, p2}); err != nil {
+	p4, p5 := pod("ns", "p4", "", "1", "1Gi"), pod("ns", "p5", "", "1", "1Gi")
+	s := newSim(t, cluster([]*v1.Node{node("n1", "", "4", "4Gi", "10")}, p1, p2, p3), Options{BindFor: map[string]Outcome{"ns/p1": Fail, "ns/p4": Fail}})
+	if _, err := s.Run([]*v1.Pod{p1, p4, p2}); err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, p := range s.queued(p3) {
-		got = append(got, p.Name)
+	pl, err := s.placer()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if want := []string{"p1", "p3"}; !cmp.Equal(got, want) {
-		t.Errorf("queued %v, want %v", got, want)
+	// Each case twice: a call reuses the buffers of the one before.
+	for _, c := range []struct {
+		next *v1.Pod
+		want []string
+	}{
+		{p3, []string{"p1", "p3", "p4"}},
+		{p3, []string{"p1", "p3", "p4"}},
+		{p5, []string{"p1", "p3", "p5", "p4"}},
+		{p5, []string{"p1", "p3", "p5", "p4"}},
+		{p4, []string{"p1", "p3", "p4"}},
+		{p4, []string{"p1", "p3", "p4"}},
+	} {
+		var got []string
+		for _, p := range s.queued(pl, c.next) {
+			got = append(got, p.Name)
+		}
+		if !cmp.Equal(got, c.want) {
+			t.Errorf("queued(%s) = %v, want %v", c.next.Name, got, c.want)
+		}
 	}
 }

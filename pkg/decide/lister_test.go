@@ -1,0 +1,75 @@
+package decide
+
+import (
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	fwk "k8s.io/kube-scheduler/framework"
+	st "k8s.io/kubernetes/pkg/scheduler/testing"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+)
+
+// The lister keeps one NodeInfo per node and overwrites it when the node
+// changes: after a pod is assumed only that node's NodeInfo changes, in
+// place, and every list still holds it; a new node rebuilds the lists.
+func TestListerRefreshUpdatesChangedNodesInPlace(t *testing.T) {
+	ch := cache.New(cache.Options{Generations: &cache.GenerationCounter{}})
+	for _, n := range nodes(node("a"), node("b"), node("c")) {
+		ch.AddNode(n)
+	}
+	anti := bound("anti", "b").PodAntiAffinityExists("app", v1.LabelHostname, st.PodAntiAffinityWithRequiredReq).Obj()
+	if err := ch.AddPod(anti); err != nil {
+		t.Fatal(err)
+	}
+	snap := cache.NewEmptySnapshot()
+	l := newLister()
+	refresh := func() {
+		t.Helper()
+		if err := ch.UpdateSnapshot(snap); err != nil {
+			t.Fatal(err)
+		}
+		l.refresh(snap)
+	}
+	refresh()
+	before := append([]fwk.NodeInfo(nil), l.list...)
+	a, b, c := l.byName["a"], l.byName["b"], l.byName["c"]
+	genA, genC := a.Generation, c.Generation
+	if len(l.antiAff) != 1 || l.antiAff[0] != fwk.NodeInfo(b) {
+		t.Fatalf("antiAff = %v, want node b's NodeInfo", nodeNames(l.antiAff))
+	}
+
+	if err := ch.AssumePod(bound("p", "b").Req(cpu("500m")).Obj()); err != nil {
+		t.Fatal(err)
+	}
+	refresh()
+	if l.byName["b"] != b || len(b.Pods) != 2 || b.Requested.MilliCPU != 500 {
+		t.Errorf("node b: same object %v, %d pods, %d milliCPU; want the same object with 2 pods and 500 milliCPU",
+			l.byName["b"] == b, len(b.Pods), b.Requested.MilliCPU)
+	}
+	if a.Generation != genA || c.Generation != genC {
+		t.Errorf("unchanged nodes converted again: generations %d, %d; want %d, %d", a.Generation, c.Generation, genA, genC)
+	}
+	for i := range before {
+		if l.list[i] != before[i] {
+			t.Errorf("list[%d] replaced; want the same NodeInfo", i)
+		}
+	}
+	if len(l.antiAff) != 1 || l.antiAff[0] != fwk.NodeInfo(b) {
+		t.Errorf("antiAff = %v after the refresh, want node b's NodeInfo", nodeNames(l.antiAff))
+	}
+
+	ch.AddNode(node("d").Obj())
+	refresh()
+	if got := nodeNames(l.list); len(got) != 4 || l.byName["d"] == nil || l.byName["a"] != a {
+		t.Errorf("after adding node d: list %v, d known %v, a kept %v", got, l.byName["d"] != nil, l.byName["a"] == a)
+	}
+}
+
+func nodeNames(list []fwk.NodeInfo) []string {
+	out := make([]string, len(list))
+	for i, ni := range list {
+		out[i] = ni.Node().Name
+	}
+	return out
+}
