@@ -71,9 +71,10 @@ type Evaluator struct {
 	affinity   *affinityView
 	nominator  *nominator
 	pods       toolscache.Indexer
-	// listed is the object last added to pods under each key.
-	listed  map[types.NamespacedName]*v1.Pod
-	victims *victimRecorder
+	// listed are the objects pods holds, listedAs the one under each key.
+	listed   map[*v1.Pod]bool
+	listedAs map[types.NamespacedName]*v1.Pod
+	victims  *victimRecorder
 	// parallelism of the filter step.
 	parallelism int
 	// nextStartNodeIndex is where the next sequential cycle starts scanning
@@ -123,7 +124,8 @@ func New(ctx context.Context, in Input) (*Evaluator, error) {
 		nominator:   newNominator(),
 		victims:     newVictimRecorder(),
 		preempted:   map[types.UID]string{},
-		listed:      map[types.NamespacedName]*v1.Pod{},
+		listed:      map[*v1.Pod]bool{},
+		listedAs:    map[types.NamespacedName]*v1.Pod{},
 		memo:        map[string]*Verdict{},
 		parallelism: par,
 		omitNodes:   in.OmitNodes,

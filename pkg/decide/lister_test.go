@@ -73,3 +73,25 @@ func nodeNames(list []fwk.NodeInfo) []string {
 	}
 	return out
 }
+
+// listPod skips an object the pod lister already holds, but not one that
+// another object replaced under its key since.
+func TestListPodFollowsReplacedObjects(t *testing.T) {
+	e := cluster{nodes: nodes(node("n1"))}.evaluator(t)
+	first, second := pod("p").Obj(), pod("p").Obj()
+	holds := func(want *v1.Pod, what string) {
+		t.Helper()
+		got, ok, err := e.pods.GetByKey(testNS + "/p")
+		if err != nil || !ok || got.(*v1.Pod) != want {
+			t.Errorf("after %s the pod lister holds %p (found %v, %v), want %p", what, got, ok, err, want)
+		}
+	}
+	e.listPod(first)
+	holds(first, "the first object")
+	e.listPod(second)
+	holds(second, "another object under the same key")
+	e.listPod(first)
+	holds(first, "the first object again")
+	e.listPod(first)
+	holds(first, "the first object once more")
+}

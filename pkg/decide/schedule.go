@@ -63,8 +63,7 @@ func (e *Evaluator) SetPending(pods []*v1.Pod) {
 	for _, p := range pods {
 		e.listPod(p)
 		var ni *fwk.NominatingInfo
-		node, preempted := e.preempted[p.UID]
-		if preempted {
+		if node, ok := e.preemptedTo(p); ok {
 			ni = &fwk.NominatingInfo{NominatedNodeName: node, NominatingMode: fwk.ModeOverride}
 		} else if p.Status.NominatedNodeName == "" {
 			continue // the nominator would not take it (nominator.addLocked)
@@ -74,17 +73,28 @@ func (e *Evaluator) SetPending(pods []*v1.Pod) {
 	e.nominator.replace(n)
 }
 
+// preemptedTo is the node an earlier Schedule's preemption nominated pod to.
+func (e *Evaluator) preemptedTo(pod *v1.Pod) (string, bool) {
+	if len(e.preempted) == 0 {
+		return "", false
+	}
+	node, ok := e.preempted[pod.UID]
+	return node, ok
+}
+
 // listPod makes pod readable through the framework's pod lister, unless
 // that very object already is: a simulation calls SetPending before every
 // placement with every queued pod, and the informer's Add indexes the pod
-// again each time.
+// again each time. listed holds the objects the lister has; an object
+// replaced under its key leaves it.
 func (e *Evaluator) listPod(p *v1.Pod) {
-	key := types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
-	if e.listed[key] == p {
+	if e.listed[p] {
 		return
 	}
+	key := types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
+	delete(e.listed, e.listedAs[key])
 	_ = e.pods.Add(p)
-	e.listed[key] = p
+	e.listed[p], e.listedAs[key] = true, p
 }
 
 // Refresh brings the Evaluator up to date with a newer snapshot of the same

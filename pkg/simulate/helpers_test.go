@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"k8s.io/apimachinery/pkg/runtime"
 	"strings"
 	"testing"
 	"time"
@@ -52,12 +53,15 @@ func cluster(nodes []*v1.Node, pods ...*v1.Pod) *load.Cluster {
 
 // builder builds c's model as the commands do.
 func builder(c *load.Cluster) ModelBuilder {
-	return func(opts cache.Options) (*model.Model, error) { return model.Build(c, opts) }
+	return func(opts cache.Options) (*model.Model, []runtime.Object, error) {
+		m, err := model.Build(c, opts)
+		return m, c.Objects, err
+	}
 }
 
 func newSim(t testing.TB, c *load.Cluster, opts Options) *Simulator {
 	t.Helper()
-	s, err := New(opts, c.Objects, builder(c))
+	s, err := New(opts, builder(c))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,25 +69,25 @@ func (s *Simulator) place(pod *v1.Pod) (*decide.Verdict, error) {
 // could, and it tracks the pod first). The list is valid until the next call.
 func (s *Simulator) queued(pl *placement, next *v1.Pod) []*v1.Pod {
 	q := &pl.queue
-	q.index(s.model.Pending, s.pods.order)
+	q.index(s.model.Pending, s.pods)
 	out := q.buf[:0]
-	add := func(p *v1.Pod) {
-		if t := s.pods.byUID[p.UID]; t == nil || !inCache(t.state) {
+	add := func(p *v1.Pod, t *tracked) {
+		if t == nil || !inCache(t.state) {
 			out = append(out, p)
 		}
 	}
 	for i, p := range s.model.Pending {
 		if q.first[i] {
-			add(p)
+			add(p, q.tracked[i])
 		}
 	}
-	nextIsExtra := !q.pending[next.UID]
+	nextIsExtra := !q.pending(next.UID)
 	if nextIsExtra {
-		add(next)
+		add(next, s.pods.byUID[next.UID])
 	}
-	for _, p := range q.extras {
-		if !nextIsExtra || p.UID != next.UID {
-			add(p)
+	for _, t := range q.extras {
+		if !nextIsExtra || t.orig.UID != next.UID {
+			add(t.orig, s.pods.byUID[t.orig.UID])
 		}
 	}
 	q.buf = out
@@ -96,31 +96,42 @@ func (s *Simulator) queued(pl *placement, next *v1.Pod) []*v1.Pod {
 
 // queue is what queued keeps from call to call, since it runs before every
 // placement and lists every pending pod: which input pending pods come
-// first with their UID, and the simulated pods that are not input pending
-// pods (the order of simulated pods only grows).
+// first with their UID and their tracking, and the simulated pods that are
+// not input pending pods (the registry's order only grows).
 type queue struct {
-	of      []*v1.Pod // the pending pods first and pending index
+	of      []*v1.Pod // the pending pods indexed
 	first   []bool
-	pending map[types.UID]bool
-	extras  []*v1.Pod
-	extra   map[types.UID]bool
-	scanned int // of the simulated pods, by extras
+	tracked []*tracked         // of each first pending pod, once simulated
+	at      map[types.UID]int  // index of each pending UID's first pod
+	extras  []*tracked         // simulated pods not pending, each UID's first
+	extra   map[types.UID]bool // UIDs of extras
+	scanned int                // of the registry's order
 	buf     []*v1.Pod
 }
 
-func (q *queue) index(pending []*v1.Pod, order []*tracked) {
-	if q.pending == nil || len(q.of) != len(pending) || (len(pending) > 0 && &q.of[0] != &pending[0]) {
-		*q = queue{of: pending, first: make([]bool, len(pending)), pending: map[types.UID]bool{}, extra: map[types.UID]bool{}}
+func (q *queue) pending(uid types.UID) bool {
+	_, ok := q.at[uid]
+	return ok
+}
+
+func (q *queue) index(pending []*v1.Pod, r *registry) {
+	if q.at == nil || len(q.of) != len(pending) || (len(pending) > 0 && &q.of[0] != &pending[0]) {
+		*q = queue{of: pending, first: make([]bool, len(pending)), tracked: make([]*tracked, len(pending)),
+			at: map[types.UID]int{}, extra: map[types.UID]bool{}}
 		for i, p := range pending {
-			q.first[i] = !q.pending[p.UID]
-			q.pending[p.UID] = true
+			if !q.pending(p.UID) {
+				q.first[i], q.at[p.UID] = true, i
+			}
 		}
 	}
-	for ; q.scanned < len(order); q.scanned++ {
-		p := order[q.scanned].orig
-		if !q.pending[p.UID] && !q.extra[p.UID] {
-			q.extras = append(q.extras, p)
-			q.extra[p.UID] = true
+	for ; q.scanned < len(r.order); q.scanned++ {
+		t := r.order[q.scanned]
+		uid := t.orig.UID
+		if i, ok := q.at[uid]; ok {
+			q.tracked[i] = r.byUID[uid]
+		} else if !q.extra[uid] {
+			q.extras = append(q.extras, r.byUID[uid])
+			q.extra[uid] = true
 		}
 	}
 }

@@ -53,31 +53,31 @@ type Simulator struct {
 }
 
 // ModelBuilder builds the cache model of the input with the cache options
-// it is given, as the commands build theirs (pkg/model).
-type ModelBuilder func(cache.Options) (*model.Model, error)
+// it is given, as the commands build theirs (pkg/model), and returns it
+// with the input's other objects, which placement reads. It may read the
+// input itself, building the model as it goes.
+type ModelBuilder func(cache.Options) (*model.Model, []runtime.Object, error)
 
 // New returns a Simulator over the model that build makes with the cache
 // options a simulation needs: the TTL and profile of opts, the virtual
 // clock at Epoch, and an observer that records the cache's transitions.
-// objects are the input's other objects, which placement reads. It fails
-// if opts are invalid or build fails.
-func New(opts Options, objects []runtime.Object, build ModelBuilder) (*Simulator, error) {
+// It fails if opts are invalid or build fails.
+func New(opts Options, build ModelBuilder) (*Simulator, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
 	s := &Simulator{
 		opts:       opts,
 		clock:      newVirtualClock(),
-		objects:    objects,
 		nodes:      map[string]*v1.Node{},
 		pods:       newRegistry(),
 		touchedSet: map[string]bool{}, mayOverflow: map[string]bool{}, overflowScanned: map[string]bool{},
 	}
-	m, err := build(cache.Options{TTL: opts.ttl(), Clock: s.clock, Observer: s.observe, Profile: opts.profile()})
+	m, objects, err := build(cache.Options{TTL: opts.ttl(), Clock: s.clock, Observer: s.observe, Profile: opts.profile()})
 	if err != nil {
 		return nil, err
 	}
-	s.model = m
+	s.model, s.objects = m, objects
 	for _, n := range m.Nodes {
 		s.nodes[n.Name] = n
 	}

@@ -1,0 +1,220 @@
+package decide
+
+import (
+	"slices"
+
+	v1 "k8s.io/api/core/v1"
+	fwk "k8s.io/kube-scheduler/framework"
+)
+
+// termNamespaces is where a pod's affinity terms can match pods: the
+// namespaces they name (sorted, each once), or any namespace (any) when
+// one of them has a namespaceSelector. A pod without terms has neither.
+// Terms name one or two namespaces, so a slice beats a set.
+type termNamespaces struct {
+	names []string
+	any   bool
+}
+
+func (t termNamespaces) has(ns string) bool {
+	return t.any || slices.Contains(t.names, ns)
+}
+
+// namespacesOf reads pod's terms the way the framework parses them
+// (kube-scheduler/framework types.go, getNamespacesFromPodAffinityTerm): a
+// term with neither namespaces nor namespaceSelector is for the pod's own
+// namespace. All four kinds count: required and preferred, affinity and
+// anti-affinity.
+func namespacesOf(pod *v1.Pod) termNamespaces {
+	var out termNamespaces
+	eachTerm(pod, func(t *v1.PodAffinityTerm) {
+		switch {
+		case t.NamespaceSelector != nil:
+			out.any = true
+		case len(t.Namespaces) == 0:
+			out.names = append(out.names, pod.Namespace)
+		default:
+			out.names = append(out.names, t.Namespaces...)
+		}
+	})
+	slices.Sort(out.names)
+	out.names = slices.Compact(out.names)
+	return out
+}
+
+// eachTerm calls f on each of pod's pod affinity and anti-affinity terms,
+// required and preferred.
+func eachTerm(pod *v1.Pod, f func(*v1.PodAffinityTerm)) {
+	a := pod.Spec.Affinity
+	if a == nil {
+		return
+	}
+	var required [2][]v1.PodAffinityTerm
+	var weighted [2][]v1.WeightedPodAffinityTerm
+	if pa := a.PodAffinity; pa != nil {
+		required[0], weighted[0] = pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution
+	}
+	if pa := a.PodAntiAffinity; pa != nil {
+		required[1], weighted[1] = pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution
+	}
+	for _, terms := range required {
+		for i := range terms {
+			f(&terms[i])
+		}
+	}
+	for _, terms := range weighted {
+		for i := range terms {
+			f(&terms[i].PodAffinityTerm)
+		}
+	}
+}
+
+// podKind names one of a NodeInfo's three pod lists.
+type podKind int
+
+const (
+	allPods podKind = iota
+	podsWithAffinity
+	podsWithAntiAffinity
+)
+
+// podEntry is a pod of a node with what the view asks of it.
+type podEntry struct {
+	pod       fwk.PodInfo
+	namespace string
+	terms     termNamespaces
+}
+
+// nodeNamespaces summarizes a NodeInfo at a generation: the namespaces of
+// its pods, those its pods' terms name (anyTerms: a term has a
+// namespaceSelector), and an entry per pod of each of its lists, in the
+// lists' order.
+type nodeNamespaces struct {
+	valid      bool
+	generation int64
+	pods       []string
+	terms      []string
+	anyTerms   bool
+	entries    [3][]podEntry
+}
+
+func summarize(ni fwk.NodeInfo) nodeNamespaces {
+	s := nodeNamespaces{valid: true, generation: ni.GetGeneration()}
+	byPod := make(map[fwk.PodInfo]podEntry, len(ni.GetPods()))
+	for _, pi := range ni.GetPods() {
+		p := pi.GetPod()
+		e := podEntry{pod: pi, namespace: p.Namespace, terms: namespacesOf(p)}
+		byPod[pi] = e
+		s.entries[allPods] = append(s.entries[allPods], e)
+		s.pods = append(s.pods, p.Namespace)
+		s.terms = append(s.terms, e.terms.names...)
+		s.anyTerms = s.anyTerms || e.terms.any
+	}
+	for _, kind := range []podKind{podsWithAffinity, podsWithAntiAffinity} {
+		for _, pi := range podsOf(ni, kind) {
+			e, ok := byPod[pi]
+			if !ok { // not in GetPods: cannot happen in a NodeInfo the lister built
+				p := pi.GetPod()
+				e = podEntry{pod: pi, namespace: p.Namespace, terms: namespacesOf(p)}
+			}
+			s.entries[kind] = append(s.entries[kind], e)
+		}
+	}
+	slices.Sort(s.pods)
+	slices.Sort(s.terms)
+	s.pods, s.terms = slices.Compact(s.pods), slices.Compact(s.terms)
+	return s
+}
+
+func podsOf(ni fwk.NodeInfo, kind podKind) []fwk.PodInfo {
+	switch kind {
+	case podsWithAffinity:
+		return ni.GetPodsWithAffinity()
+	case podsWithAntiAffinity:
+		return ni.GetPodsWithRequiredAntiAffinity()
+	}
+	return ni.GetPods()
+}
+
+// namespaceIndex finds the nodes of the lister's list (by position) that
+// hold pods of a namespace, or pods whose terms name it.
+type namespaceIndex struct {
+	nodes    []nodeNamespaces
+	pods     map[string]map[int]struct{}
+	terms    map[string]map[int]struct{}
+	anyTerms map[int]struct{}
+}
+
+func newNamespaceIndex(n int) *namespaceIndex {
+	return &namespaceIndex{
+		nodes: make([]nodeNamespaces, n),
+		pods:  map[string]map[int]struct{}{}, terms: map[string]map[int]struct{}{}, anyTerms: map[int]struct{}{},
+	}
+}
+
+// update re-indexes the nodes whose generation changed since.
+func (x *namespaceIndex) update(list []fwk.NodeInfo) {
+	for i, ni := range list {
+		old := &x.nodes[i]
+		if old.valid && old.generation == ni.GetGeneration() {
+			continue
+		}
+		now := summarize(ni)
+		move(x.pods, i, old.pods, now.pods)
+		move(x.terms, i, old.terms, now.terms)
+		if now.anyTerms {
+			x.anyTerms[i] = struct{}{}
+		} else {
+			delete(x.anyTerms, i)
+		}
+		*old = now
+	}
+}
+
+// move takes node i out of index's sets of namespaces old and into those
+// of now.
+func move(index map[string]map[int]struct{}, i int, old, now []string) {
+	for _, ns := range old {
+		delete(index[ns], i)
+		if len(index[ns]) == 0 {
+			delete(index, ns)
+		}
+	}
+	for _, ns := range now {
+		if index[ns] == nil {
+			index[ns] = map[int]struct{}{}
+		}
+		index[ns][i] = struct{}{}
+	}
+}
+
+// candidates returns, in list order, the positions of the nodes that hold
+// a pod the terms own can match, or a pod whose terms can match a pod of
+// namespace ns.
+func (x *namespaceIndex) candidates(own termNamespaces, ns string) []int {
+	if own.any {
+		var out []int
+		for i, n := range x.nodes {
+			if len(n.pods) > 0 {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	groups := []map[int]struct{}{x.terms[ns], x.anyTerms}
+	for _, name := range own.names {
+		groups = append(groups, x.pods[name])
+	}
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	out := make([]int, 0, n)
+	for _, g := range groups {
+		for i := range g {
+			out = append(out, i)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
