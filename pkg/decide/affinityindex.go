@@ -145,30 +145,33 @@ type namespaceIndex struct {
 	anyTerms map[int]struct{}
 }
 
-func newNamespaceIndex(n int) *namespaceIndex {
-	return &namespaceIndex{
-		nodes: make([]nodeNamespaces, n),
+// newNamespaceIndex indexes the nodes of list.
+func newNamespaceIndex(list []fwk.NodeInfo) *namespaceIndex {
+	x := &namespaceIndex{
+		nodes: make([]nodeNamespaces, len(list)),
 		pods:  map[string]map[int]struct{}{}, terms: map[string]map[int]struct{}{}, anyTerms: map[int]struct{}{},
 	}
+	for i, ni := range list {
+		x.update(i, ni)
+	}
+	return x
 }
 
-// update re-indexes the nodes whose generation changed since.
-func (x *namespaceIndex) update(list []fwk.NodeInfo) {
-	for i, ni := range list {
-		old := &x.nodes[i]
-		if old.valid && old.generation == ni.GetGeneration() {
-			continue
-		}
-		now := summarize(ni)
-		move(x.pods, i, old.pods, now.pods)
-		move(x.terms, i, old.terms, now.terms)
-		if now.anyTerms {
-			x.anyTerms[i] = struct{}{}
-		} else {
-			delete(x.anyTerms, i)
-		}
-		*old = now
+// update re-indexes node i, ni, if its generation changed since.
+func (x *namespaceIndex) update(i int, ni fwk.NodeInfo) {
+	old := &x.nodes[i]
+	if old.valid && old.generation == ni.GetGeneration() {
+		return
 	}
+	now := summarize(ni)
+	move(x.pods, i, old.pods, now.pods)
+	move(x.terms, i, old.terms, now.terms)
+	if now.anyTerms {
+		x.anyTerms[i] = struct{}{}
+	} else {
+		delete(x.anyTerms, i)
+	}
+	*old = now
 }
 
 // move takes node i out of index's sets of namespaces old and into those

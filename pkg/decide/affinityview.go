@@ -45,9 +45,11 @@ import (
 type affinityView struct {
 	full *lister
 	pod  *v1.Pod
-	// index of the namespaces on each node of the lister's list (indexOf).
+	// index of the namespaces on each node of the lister's list (indexOf),
+	// up to date with the lister's first indexed changes.
 	index   *namespaceIndex
 	indexOf []fwk.NodeInfo
+	indexed int
 	// lists of each podKind built for pod at the lister's refresh count.
 	built   *v1.Pod
 	builtAt int64
@@ -105,15 +107,25 @@ func (v *affinityView) nodes(kind podKind) []fwk.NodeInfo {
 	if v.built != v.pod || v.builtAt != v.full.refreshes {
 		v.built, v.builtAt = v.pod, v.full.refreshes
 		v.lists, v.done = [3][]fwk.NodeInfo{}, [3]bool{}
-		if !sameNodeInfos(v.indexOf, v.full.list) {
-			v.index, v.indexOf = newNamespaceIndex(len(v.full.list)), v.full.list
-		}
-		v.index.update(v.full.list)
+		v.updateIndex()
 	}
 	if !v.done[kind] {
 		v.lists[kind], v.done[kind] = v.prune(kind), true
 	}
 	return v.lists[kind]
+}
+
+// updateIndex indexes the lister's nodes anew when its list was rebuilt,
+// else the nodes it overwrote since.
+func (v *affinityView) updateIndex() {
+	if !sameNodeInfos(v.indexOf, v.full.list) {
+		v.index, v.indexOf, v.indexed = newNamespaceIndex(v.full.list), v.full.list, len(v.full.changed)
+		return
+	}
+	for _, i := range v.full.changed[v.indexed:] {
+		v.index.update(i, v.full.list[i])
+	}
+	v.indexed = len(v.full.changed)
 }
 
 func sameNodeInfos(a, b []fwk.NodeInfo) bool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -245,6 +246,7 @@ func (c *cycle) run(ctx context.Context, start int) (*Verdict, error) {
 
 // rejectAll records a PreFilter rejection as every node's outcome.
 func (c *cycle) rejectAll(s *fwk.Status) {
+	c.v.Nodes = slices.Grow(c.v.Nodes, len(c.e.lister.list))
 	for _, ni := range c.e.lister.list {
 		c.v.Nodes = append(c.v.Nodes, rejected(ni.Node().Name, s))
 	}

@@ -2,6 +2,7 @@ package decide
 
 import (
 	"context"
+	"slices"
 
 	fwk "k8s.io/kube-scheduler/framework"
 )
@@ -30,6 +31,10 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 		return nil
 	}
 	chunk := max(4*c.e.parallelism, 64)
+	// Room for what a scan usually takes: the feasible nodes wanted and
+	// the rejected ones before them.
+	c.feasible = slices.Grow(c.feasible, want)
+	c.v.Nodes = slices.Grow(c.v.Nodes, min(n, want+chunk))
 	statuses := make([]*fwk.Status, n)
 	for done := 0; done < n && len(c.feasible) < want; {
 		end := min(done+chunk, n)

@@ -39,6 +39,9 @@ type lister struct {
 	src struct{ list, affinity, antiAff []*cache.NodeInfo }
 	// refreshes counts refresh calls that changed a NodeInfo or a list.
 	refreshes int64
+	// changed logs the positions in list of the NodeInfos overwritten
+	// since list was built, for the affinity view's index.
+	changed []int
 }
 
 var (
@@ -60,7 +63,10 @@ func (l *lister) refresh(s *cache.Snapshot) {
 		changed, rebuilt = true, true
 	} else {
 		for i, ni := range nodes {
-			changed = l.update(l.list[i].(*framework.NodeInfo), ni) || changed
+			if l.update(l.list[i].(*framework.NodeInfo), ni) {
+				l.changed = append(l.changed, i)
+				changed = true
+			}
 		}
 	}
 	if aff := s.HavePodsWithAffinityList(); rebuilt || !sameList(aff, l.src.affinity) {
@@ -95,6 +101,7 @@ func (l *lister) rebuild(nodes []*cache.NodeInfo) {
 	}
 	l.byName = byName
 	l.src.list = nodes
+	l.changed = nil
 }
 
 // update converts ni into fni when ni changed since; it reports whether it did.

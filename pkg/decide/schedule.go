@@ -141,7 +141,13 @@ func (b *batchCycle) store(c *cycle, chosen string, scored []NodeResult) {
 	if b == nil || !b.enabled {
 		return
 	}
-	c.fw.StoreScheduleResults(context.Background(), b.signature, b.hinted, chosen, runnersUp(scored, chosen), b.count)
+	var others framework.SortedScoredNodes
+	// The framework reads the other nodes only to keep them for the next
+	// pod with the same signature, and not when its hint was taken.
+	if b.signature != nil && b.hinted != chosen {
+		others = runnersUp(scored, chosen)
+	}
+	c.fw.StoreScheduleResults(context.Background(), b.signature, b.hinted, chosen, others, b.count)
 }
 
 // runnersUp orders the scored nodes other than chosen by total score,
@@ -150,16 +156,16 @@ func runnersUp(scored []NodeResult, chosen string) framework.SortedScoredNodes {
 	if scored == nil {
 		return nil // a nil interface: the framework checks for it
 	}
-	var rest []NodeResult
-	for _, n := range scored {
-		if n.Feasible && n.Name != chosen {
-			rest = append(rest, n)
+	var rest []int
+	for i := range scored {
+		if n := &scored[i]; n.Feasible && n.Name != chosen {
+			rest = append(rest, i)
 		}
 	}
-	sort.SliceStable(rest, func(i, j int) bool { return rest[i].Total > rest[j].Total })
+	sort.SliceStable(rest, func(i, j int) bool { return scored[rest[i]].Total > scored[rest[j]].Total })
 	names := make([]string, len(rest))
-	for i, n := range rest {
-		names[i] = n.Name
+	for i, k := range rest {
+		names[i] = scored[k].Name
 	}
 	return &sortedNodes{names: names}
 }

@@ -31,6 +31,7 @@ func (c *cycle) score(ctx context.Context) error {
 			return fmt.Errorf("scored node %q was not filtered", ns.Name)
 		}
 		nr := &c.v.Nodes[j]
+		nr.Scores = make([]PluginScore, 0, len(ns.Scores))
 		for _, ps := range ns.Scores {
 			nr.Scores = append(nr.Scores, PluginScore{Plugin: ps.Name, Score: ps.Score})
 		}
