@@ -82,8 +82,12 @@ type Evaluator struct {
 	nextStartNodeIndex int
 	// cycle counts sequential cycles, for OpportunisticBatching.
 	cycle int64
-	// preempted: the node each pod was nominated to by Schedule's preemption.
-	preempted map[types.UID]string
+	// preempted: the node each pod was nominated to by Schedule's
+	// preemption; preemptions counts its changes.
+	preempted   map[types.UID]string
+	preemptions int
+	// queued holds SetPending's reading of each pod object.
+	queued map[*v1.Pod]*queuedPod
 	// memo holds Evaluate's verdicts by signature while the state holds.
 	memo map[string]*Verdict
 	// omitNodes: Evaluate drops Verdict.Nodes (Input.OmitNodes).
@@ -124,6 +128,7 @@ func New(ctx context.Context, in Input) (*Evaluator, error) {
 		nominator:   newNominator(),
 		victims:     newVictimRecorder(),
 		preempted:   map[types.UID]string{},
+		queued:      map[*v1.Pod]*queuedPod{},
 		listed:      map[*v1.Pod]bool{},
 		listedAs:    map[types.NamespacedName]*v1.Pod{},
 		memo:        map[string]*Verdict{},

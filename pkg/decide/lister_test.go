@@ -1,7 +1,10 @@
 package decide
 
 import (
+	"context"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	v1 "k8s.io/api/core/v1"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -94,4 +97,36 @@ func TestListPodFollowsReplacedObjects(t *testing.T) {
 	holds(first, "the first object again")
 	e.listPod(first)
 	holds(first, "the first object once more")
+}
+
+// SetPending nominates the queued pods whose status names a node, and
+// those an earlier Schedule's preemption nominated, also when it is handed
+// the same object again after that preemption.
+func TestSetPendingNominations(t *testing.T) {
+	e := cluster{
+		nodes: nodes(node("n1")),
+		bound: pods(bound("low", "n1").Req(cpu("2")).Priority(0)),
+	}.evaluator(t)
+	high := pod("high").Req(cpu("1")).Priority(100).Obj()
+	waiting := pod("waiting").Req(cpu("1")).Priority(200).NominatedNodeName("n1").Obj()
+	plain := pod("plain").Req(cpu("1")).Obj()
+	nominated := func() []string {
+		var out []string
+		for _, pi := range e.nominator.NominatedPodsForNode("n1") {
+			out = append(out, pi.GetPod().Name)
+		}
+		return out
+	}
+	e.SetPending([]*v1.Pod{high, waiting, plain})
+	if got := nominated(); !cmp.Equal(got, []string{"waiting"}) {
+		t.Errorf("before the preemption, n1's nominated pods are %v, want [waiting]", got)
+	}
+	v, err := e.Schedule(context.Background(), high)
+	if err != nil || v.Preemption == nil || v.Preemption.NominatedNode != "n1" {
+		t.Fatalf("Schedule(high) = %+v, %v; want a preemption nominating n1", v, err)
+	}
+	e.SetPending([]*v1.Pod{high, waiting, plain})
+	if got := nominated(); !cmp.Equal(got, []string{"high", "waiting"}) {
+		t.Errorf("after the preemption, n1's nominated pods are %v, want [high waiting]", got)
+	}
 }

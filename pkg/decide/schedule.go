@@ -46,6 +46,7 @@ func (e *Evaluator) Schedule(ctx context.Context, pod *v1.Pod) (*Verdict, error)
 		e.nominator.DeleteNominatedPodIfExists(pod)
 	case v.Preemption != nil:
 		e.preempted[pod.UID] = v.Preemption.NominatedNode
+		e.preemptions++
 		e.nominator.AddNominatedPod(klog.Background(), newPodInfo(pod), &fwk.NominatingInfo{NominatedNodeName: v.Preemption.NominatedNode, NominatingMode: fwk.ModeOverride})
 	}
 	return v, nil
@@ -62,10 +63,11 @@ func (e *Evaluator) SetPending(pods []*v1.Pod) {
 	n := newNominator()
 	for _, p := range pods {
 		e.listPod(p)
+		q := e.queuedPod(p)
 		var ni *fwk.NominatingInfo
-		if node, ok := e.preemptedTo(p); ok {
-			ni = &fwk.NominatingInfo{NominatedNodeName: node, NominatingMode: fwk.ModeOverride}
-		} else if p.Status.NominatedNodeName == "" {
+		if q.preempted != "" {
+			ni = &fwk.NominatingInfo{NominatedNodeName: q.preempted, NominatingMode: fwk.ModeOverride}
+		} else if q.nominated == "" {
 			continue // the nominator would not take it (nominator.addLocked)
 		}
 		n.AddNominatedPod(klog.Background(), newPodInfo(p), ni)
@@ -73,13 +75,25 @@ func (e *Evaluator) SetPending(pods []*v1.Pod) {
 	e.nominator.replace(n)
 }
 
-// preemptedTo is the node an earlier Schedule's preemption nominated pod to.
-func (e *Evaluator) preemptedTo(pod *v1.Pod) (string, bool) {
-	if len(e.preempted) == 0 {
-		return "", false
+// queuedPod is what SetPending reads of a pod object, kept by object: a
+// simulation hands it the same objects before every placement, and reading
+// each one's fields again costs a cache miss per pod.
+type queuedPod struct {
+	nominated string // status.nominatedNodeName
+	preempted string // the node an earlier preemption nominated it to
+	at        int    // the Evaluator's preemptions when preempted was read
+}
+
+func (e *Evaluator) queuedPod(p *v1.Pod) *queuedPod {
+	q := e.queued[p]
+	if q == nil {
+		q = &queuedPod{nominated: p.Status.NominatedNodeName, at: -1}
+		e.queued[p] = q
 	}
-	node, ok := e.preempted[pod.UID]
-	return node, ok
+	if q.at != e.preemptions {
+		q.preempted, q.at = e.preempted[p.UID], e.preemptions
+	}
+	return q
 }
 
 // listPod makes pod readable through the framework's pod lister, unless
