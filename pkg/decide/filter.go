@@ -30,7 +30,13 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 		}
 		return nil
 	}
-	chunk := max(4*c.e.parallelism, 64)
+	// Each chunk is one Parallelizer.Until call: its goroutines start and
+	// the cycle waits for the slowest. Large chunks keep that overhead
+	// below the filtering itself; the price is filtering up to a chunk
+	// beyond the last node taken, which upstream's single Until over all
+	// nodes pays too. 512 was the fastest of 64, 256 and 512 for
+	// simulate --pending -A at 5,000 nodes (docs/PERFORMANCE.md).
+	chunk := max(4*c.e.parallelism, 512)
 	// Room for what a scan usually takes: the feasible nodes wanted and
 	// the rejected ones before them.
 	c.feasible = slices.Grow(c.feasible, want)
