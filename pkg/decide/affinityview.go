@@ -23,7 +23,8 @@ import (
 // matches pods of the namespaces it names (its own pod's namespace when it
 // names none), unless it has a namespaceSelector. So the plugin runs as it
 // is, but reads the cluster through an affinityView that, for the pod whose
-// PreFilter or PreScore runs, leaves out every pod that no term can match:
+// PreFilter or PreScore runs, leaves out every pod that no term can match
+// (also from the node list PreFilter is given):
 //
 //   - a pod outside the namespaces of the incoming pod's terms, whose own
 //     terms do not name the incoming pod's namespace (and none has a
@@ -192,9 +193,22 @@ type affinityPlugin struct {
 	view *affinityView
 }
 
+// PreFilter also hands the plugin the view's node list in place of the
+// framework's: the plugin walks it only to count the existing pods that
+// match the pod's required terms (getIncomingAffinityAntiAffinityCounts),
+// and only when the pod has such terms.
 func (p *affinityPlugin) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
 	p.view.focus(pod)
+	if hasRequiredTerms(pod) {
+		nodes, _ = p.view.List()
+	}
 	return p.InterPodAffinity.PreFilter(ctx, state, pod, nodes)
+}
+
+func hasRequiredTerms(pod *v1.Pod) bool {
+	a := pod.Spec.Affinity
+	return a != nil && (a.PodAffinity != nil && len(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0 ||
+		a.PodAntiAffinity != nil && len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0)
 }
 
 func (p *affinityPlugin) PreScore(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) *fwk.Status {

@@ -26,6 +26,7 @@ import (
 // is scheduled leaves the nominator; a pod for which preemption nominated a
 // node joins it, as the scheduler's failure handler does.
 func (e *Evaluator) Schedule(ctx context.Context, pod *v1.Pod) (*Verdict, error) {
+	ctx = quiet(ctx)
 	clear(e.memo)
 	c, v := e.newCycle(ctx, pod)
 	if c == nil {
