@@ -1,7 +1,6 @@
 package simulate
 
 import (
-	"k8s.io/apimachinery/pkg/runtime"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +8,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
