@@ -41,11 +41,16 @@ import (
 
 // affinityView is the fwk.SharedLister the InterPodAffinity plugin is
 // built with. It is focused on a pod (affinityPlugin does so before the
-// plugin's PreFilter and PreScore); unfocused, it is the full lister.
+// plugin's PreFilter and PreScore); unfocused, or for the first pods (warmup),
+// it is the full lister.
 // Like the Evaluator, it is not safe for concurrent use.
 type affinityView struct {
 	full *lister
 	pod  *v1.Pod
+	// pods counts the pods focused on; the view prunes from the one after
+	// warmup on. Indexing 150,000 pods takes about ten cycles' worth of the
+	// walks it saves, so "why POD" and other short runs read the full lists.
+	pods, warmup int
 	// index of the namespaces on each node of the lister's list (indexOf),
 	// up to date with the lister's first indexed changes.
 	index   *namespaceIndex
@@ -64,11 +69,22 @@ var (
 )
 
 func newAffinityView(full *lister) *affinityView {
-	return &affinityView{full: full}
+	return &affinityView{full: full, warmup: affinityViewWarmup}
 }
 
+// affinityViewWarmup is how many pods the view passes the full lists for.
+const affinityViewWarmup = 32
+
 // focus makes the view the cluster as the plugin needs it for pod.
-func (v *affinityView) focus(pod *v1.Pod) { v.pod = pod }
+func (v *affinityView) focus(pod *v1.Pod) {
+	if pod != v.pod && pod != nil {
+		v.pods++
+	}
+	v.pod = pod
+}
+
+// pruning reports whether the lists are pruned for the focused pod.
+func (v *affinityView) pruning() bool { return v.pod != nil && v.pods > v.warmup }
 
 func (v *affinityView) NodeInfos() fwk.NodeInfoLister           { return v }
 func (v *affinityView) StorageInfos() fwk.StorageInfoLister     { return v.full }
@@ -78,7 +94,7 @@ func (v *affinityView) Get(name string) (fwk.NodeInfo, error)   { return v.full.
 // List: every node with a pod the focused pod's terms can match or whose
 // terms can match it, holding only such pods.
 func (v *affinityView) List() ([]fwk.NodeInfo, error) {
-	if v.pod == nil {
+	if !v.pruning() {
 		return v.full.list, nil
 	}
 	return v.nodes(allPods), nil
@@ -86,7 +102,7 @@ func (v *affinityView) List() ([]fwk.NodeInfo, error) {
 
 // HavePodsWithAffinityList: the same, among the nodes with pods with affinity.
 func (v *affinityView) HavePodsWithAffinityList() ([]fwk.NodeInfo, error) {
-	if v.pod == nil {
+	if !v.pruning() {
 		return v.full.affinity, nil
 	}
 	return v.nodes(podsWithAffinity), nil
@@ -95,7 +111,7 @@ func (v *affinityView) HavePodsWithAffinityList() ([]fwk.NodeInfo, error) {
 // HavePodsWithRequiredAntiAffinityList: the same, among the nodes with pods
 // with required anti-affinity.
 func (v *affinityView) HavePodsWithRequiredAntiAffinityList() ([]fwk.NodeInfo, error) {
-	if v.pod == nil {
+	if !v.pruning() {
 		return v.full.antiAff, nil
 	}
 	return v.nodes(podsWithAntiAffinity), nil

@@ -77,6 +77,9 @@ func newAffinitySequence(t *testing.T, nodes []*v1.Node, bound []*v1.Pod, object
 	if (s.e.affinity == nil) != full {
 		t.Fatalf("withoutAffinityView %v, but the view is built: %v", full, s.e.affinity != nil)
 	}
+	if !full {
+		s.e.affinity.warmup = 0 // prune from the first pod
+	}
 	return s
 }
 
@@ -176,3 +179,22 @@ func (g affinityGen) term() v1.PodAffinityTerm {
 }
 
 func (g affinityGen) pick(from []string) string { return from[g.r.IntN(len(from))] }
+
+// For its first warmup pods the view hands out the lister's own lists; it
+// prunes from the next pod on.
+func TestAffinityViewWarmup(t *testing.T) {
+	g := affinityGen{rand.New(rand.NewPCG(1, 7))}
+	nodes, bound, objects := g.cluster()
+	s := newAffinitySequence(t, nodes, bound, objects, false)
+	v := s.e.affinity
+	v.warmup = 2
+	for i := range 3 {
+		p := g.pod(fmt.Sprintf("w-%d", i), "")
+		v.focus(p)
+		list, _ := v.List()
+		full := sameNodeInfos(list, v.full.list)
+		if want := i < 2; full != want {
+			t.Errorf("pod %d: List is the lister's own list: %v, want %v", i+1, full, want)
+		}
+	}
+}
