@@ -25,11 +25,48 @@ type placement struct {
 	queue queue
 }
 
-// placer returns the simulation's placement, built on first use.
+// placer returns the simulation's placement, built on first use (or
+// waited for, when prebuild started it).
 func (s *Simulator) placer() (*placement, error) {
 	if s.placement != nil {
 		return s.placement, nil
 	}
+	s.prebuild()
+	b := s.building
+	<-b.done
+	s.building = nil
+	if b.err != nil {
+		return nil, b.err
+	}
+	s.placement = b.p
+	return s.placement, nil
+}
+
+// building is a placement being built on its own goroutine.
+type building struct {
+	done chan struct{}
+	p    *placement
+	err  error
+}
+
+// prebuild starts building the placement, unless it is built or being
+// built. Run starts it before its own setup (the copy of every NodeInfo
+// for the node summary), which it does not touch: both only read the
+// cache, under its lock, and building the scheduler's frameworks and
+// converting 150,000 pods for them takes as long again.
+func (s *Simulator) prebuild() {
+	if s.placement != nil || s.building != nil {
+		return
+	}
+	b := &building{done: make(chan struct{})}
+	s.building = b
+	go func() {
+		defer close(b.done)
+		b.p, b.err = s.buildPlacement()
+	}()
+}
+
+func (s *Simulator) buildPlacement() (*placement, error) {
 	p := &placement{snap: cache.NewEmptySnapshot()}
 	if err := s.model.Cache.UpdateSnapshot(p.snap); err != nil {
 		return nil, err
@@ -41,7 +78,6 @@ func (s *Simulator) placer() (*placement, error) {
 		return nil, err
 	}
 	p.eval = e
-	s.placement = p
 	return p, nil
 }
 
@@ -143,6 +179,11 @@ func inCache(state cache.PodState) bool {
 
 // Close releases the decision engine, if one was built.
 func (s *Simulator) Close() {
+	if s.building != nil {
+		if _, err := s.placer(); err != nil {
+			return
+		}
+	}
 	if s.placement != nil {
 		s.placement.eval.Close()
 	}

@@ -23,8 +23,10 @@ type Simulator struct {
 	// clock is the cache's clock: FinishBinding reads it for deadlines.
 	clock *virtualClock
 	now   time.Duration
-	// placement is kube-scheduler's decision engine, built on first use.
+	// placement is kube-scheduler's decision engine, built on first use
+	// or ahead of it (building).
 	placement *placement
+	building  *building
 	// objects are the input's other objects, which the plugins read.
 	objects []runtime.Object
 	// nodes are the current node objects by name: the input's, then those

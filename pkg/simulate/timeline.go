@@ -25,6 +25,9 @@ import (
 // Events at the same instant run in that order: binding before cleanup.
 // It fails if a pod is given twice or BindFor names a pod not given.
 func (s *Simulator) Run(pods []*v1.Pod) (*v1alpha1.Simulation, error) {
+	if s.opts.Node == "" && len(pods) > 0 && !s.ran {
+		s.prebuild()
+	}
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
