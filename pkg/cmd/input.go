@@ -250,7 +250,7 @@ func (f *InputFlags) LoadModel(ctx context.Context, streams genericiooptions.IOS
 // server, say) after the listing as LoadModel says.
 func (f *InputFlags) LoadWithModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options) (*load.Cluster, *model.Model, error) {
 	if opts.Profile == nil {
-		if p, ok := f.quietProfile(streams); ok {
+		if p, _, ok := f.quietProfile(streams); ok {
 			opts.Profile = &p
 		}
 	}
@@ -274,19 +274,19 @@ func (f *InputFlags) LoadWithModel(ctx context.Context, streams genericiooptions
 
 // quietProfile is Profile when it needs nothing but the flags, or a live
 // server's version that reads without error or warning.
-func (f *InputFlags) quietProfile(streams genericiooptions.IOStreams) (cache.Profile, bool) {
+func (f *InputFlags) quietProfile(streams genericiooptions.IOStreams) (cache.Profile, VersionChoice, bool) {
 	if len(f.Filenames) == 0 {
 		// The client Load will use, with its warnings going where Load's go.
 		if _, _, err := f.client(streams.ErrOut); err != nil {
-			return cache.Profile{}, false
+			return cache.Profile{}, VersionChoice{}, false
 		}
 	}
 	var said bytes.Buffer
-	p, _, err := f.Profile(&said)
+	p, choice, err := f.Profile(&said)
 	if err != nil || said.Len() > 0 {
-		return cache.Profile{}, false
+		return cache.Profile{}, VersionChoice{}, false
 	}
-	return p, true
+	return p, choice, true
 }
 
 // isTerminal reports whether w is a terminal (for progress and colour).

@@ -333,16 +333,16 @@ func (o *SimulateOptions) simOptions(ttl simulate.TTLChoice, p *cache.Profile, c
 // reported by the listing's own error.
 func (o *SimulateOptions) newSimulator() (*simulate.Simulator, *load.Cluster, simulate.TTLChoice, error) {
 	var cluster *load.Cluster
-	_, whileReading := o.Input.quietProfile(o.IOStreams)
+	// The version is read once: a live server is asked for it each time.
+	profile, choice, whileReading := o.Input.quietProfile(o.IOStreams)
 	if !whileReading {
 		var err error
 		if cluster, err = o.Input.Load(o.context(), o.IOStreams); err != nil {
 			return nil, nil, simulate.TTLChoice{}, err
 		}
-	}
-	profile, choice, err := o.Input.Profile(o.ErrOut)
-	if err != nil {
-		return nil, nil, simulate.TTLChoice{}, err
+		if profile, choice, err = o.Input.Profile(o.ErrOut); err != nil {
+			return nil, nil, simulate.TTLChoice{}, err
+		}
 	}
 	ttl, err := simulate.ResolveTTL(o.ttl, &profile.Behavior, choice.Given, choice.Why)
 	if err != nil {
