@@ -135,7 +135,7 @@ func (v *affinityView) nodes(kind podKind) []fwk.NodeInfo {
 // updateIndex indexes the lister's nodes anew when its list was rebuilt,
 // else the nodes it overwrote since.
 func (v *affinityView) updateIndex() {
-	if !sameNodeInfos(v.indexOf, v.full.list) {
+	if !sameSlice(v.indexOf, v.full.list) {
 		v.index, v.indexOf, v.indexed = newNamespaceIndex(v.full.list), v.full.list, len(v.full.changed)
 		return
 	}
@@ -143,10 +143,6 @@ func (v *affinityView) updateIndex() {
 		v.index.update(i, v.full.list[i])
 	}
 	v.indexed = len(v.full.changed)
-}
-
-func sameNodeInfos(a, b []fwk.NodeInfo) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // prune returns, in the lister's order, the nodes that hold a pod of kind
@@ -222,9 +218,7 @@ func (p *affinityPlugin) PreFilter(ctx context.Context, state fwk.CycleState, po
 }
 
 func hasRequiredTerms(pod *v1.Pod) bool {
-	a := pod.Spec.Affinity
-	return a != nil && (a.PodAffinity != nil && len(a.PodAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0 ||
-		a.PodAntiAffinity != nil && len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) > 0)
+	return len(fwk.GetPodAffinityTerms(pod.Spec.Affinity)) > 0 || len(fwk.GetPodAntiAffinityTerms(pod.Spec.Affinity)) > 0
 }
 
 func (p *affinityPlugin) PreScore(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) *fwk.Status {

@@ -192,7 +192,7 @@ func TestAffinityViewWarmup(t *testing.T) {
 		p := g.pod(fmt.Sprintf("w-%d", i), "")
 		v.focus(p)
 		list, _ := v.List()
-		full := sameNodeInfos(list, v.full.list)
+		full := sameSlice(list, v.full.list)
 		if want := i < 2; full != want {
 			t.Errorf("pod %d: List is the lister's own list: %v, want %v", i+1, full, want)
 		}

@@ -58,7 +58,7 @@ func newLister() *lister {
 func (l *lister) refresh(s *cache.Snapshot) {
 	changed, rebuilt := false, false
 	nodes := s.List()
-	if !sameList(nodes, l.src.list) {
+	if !sameSlice(nodes, l.src.list) {
 		l.rebuild(nodes)
 		changed, rebuilt = true, true
 	} else {
@@ -69,11 +69,11 @@ func (l *lister) refresh(s *cache.Snapshot) {
 			}
 		}
 	}
-	if aff := s.HavePodsWithAffinityList(); rebuilt || !sameList(aff, l.src.affinity) {
+	if aff := s.HavePodsWithAffinityList(); rebuilt || !sameSlice(aff, l.src.affinity) {
 		l.affinity, l.src.affinity = l.pick(aff), aff
 		changed = true
 	}
-	if anti := s.HavePodsWithRequiredAntiAffinityList(); rebuilt || !sameList(anti, l.src.antiAff) {
+	if anti := s.HavePodsWithRequiredAntiAffinityList(); rebuilt || !sameSlice(anti, l.src.antiAff) {
 		l.antiAff, l.src.antiAff = l.pick(anti), anti
 		changed = true
 	}
@@ -113,9 +113,10 @@ func (l *lister) update(fni *framework.NodeInfo, ni *cache.NodeInfo) bool {
 	return true
 }
 
-// sameList reports whether a and b are the same slice (not merely equal):
-// the Snapshot rebuilds a list whenever its membership or order changes.
-func sameList(a, b []*cache.NodeInfo) bool {
+// sameSlice reports whether a and b are the same slice (not merely equal):
+// the Snapshot rebuilds a list whenever its membership or order changes,
+// and so does the lister.
+func sameSlice[T any](a, b []T) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
