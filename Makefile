@@ -28,7 +28,7 @@ build:
 # README check (readme), the hostile-input suite, the end-to-end tests
 # against real control-plane binaries (built from Go modules on first use
 # and cached by version), then the release packaging checks. golangci-lint
-# (lint) and each fuzz target for FUZZTIME (hack/make/fuzz.mk) run in the
+# (lint) and each fuzz target for its budget (hack/make/fuzz.mk) run in the
 # background at the lowest CPU priority (the bg: stages, one after the
 # other), with the builds of the tools later stages need: golangci-lint from
 # the start; lint, fuzz, the control plane, kubectl and the krew tools once
