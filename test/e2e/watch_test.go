@@ -203,7 +203,9 @@ func TestWatchWithRealScheduler(t *testing.T) {
 		t.Errorf("snapshot --watch -o json: exit %d", code)
 	}
 	events := decodeWatchEvents(t, out)
-	if len(events) < 4 || events[0].Type != "Initial" || len(events[0].Snapshot.Nodes) != 2 {
+	// How many Changed batches there are depends on timing: under load the
+	// watcher gathers the pod updates, removal and binding into one batch.
+	if len(events) < 2 || events[0].Type != "Initial" || len(events[0].Snapshot.Nodes) != 2 {
 		t.Fatalf("events: %+v", events)
 	}
 	// Under load the watcher may batch the pod's removal from w-1 with
