@@ -175,11 +175,7 @@ func (f *OutputFlags) Print(out io.Writer, obj runtime.Object, table func(printe
 	if f.rowsOutput() {
 		return usageError(fmt.Errorf("-o %s is not supported by this command", strings.SplitN(f.format(), "=", 2)[0]))
 	}
-	p, err := f.PrintFlags.ToPrinter()
-	if err != nil {
-		return err
-	}
-	return p.PrintObj(obj, out)
+	return f.printObject(out, obj)
 }
 
 // PrintTable writes obj: its Table (from build, arranged by the table
@@ -208,9 +204,19 @@ func (f *OutputFlags) PrintTable(out io.Writer, obj runtime.Object, build func(p
 	case custom:
 		return printCustomColumns(out, spec, f.NoHeaders, t.Items)
 	}
+	return f.printObject(out, obj)
+}
+
+// printObject writes obj with cli-runtime's printer for -o; JSON is
+// streamed (printers.StreamJSON: the same bytes, without the whole text in
+// memory at once).
+func (f *OutputFlags) printObject(out io.Writer, obj runtime.Object) error {
 	p, err := f.PrintFlags.ToPrinter()
 	if err != nil {
 		return err
+	}
+	if f.format() == "json" {
+		return printers.StreamJSON(out, obj, p.PrintObj)
 	}
 	return p.PrintObj(obj, out)
 }
