@@ -2,8 +2,10 @@ package views
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -34,9 +36,19 @@ func Dump(m *model.Model, only []string) (*v1alpha1.CacheDump, error) {
 	// the same dump and model without changing them either.
 	overflowsCh := make(chan map[string][]string, 1)
 	go func() { overflowsCh <- m.OverflowsByNodeIn(d) }()
-	for _, name := range names {
-		out.Nodes = append(out.Nodes, nodeDump(name, d.Nodes[name], d.AssumedPods, nominated[name], &profile))
+	out.Nodes = make([]v1alpha1.NodeDump, len(names))
+	// Node by node, on every core: the dumps of 5,000 nodes take a second
+	// of one core after a live listing, where nothing else is left to do.
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(names); i += workers {
+				out.Nodes[i] = nodeDump(names[i], d.Nodes[names[i]], d.AssumedPods, nominated[names[i]], &profile)
+			}
+		})
 	}
+	wg.Wait()
 	overflows := <-overflowsCh
 	for i := range out.Nodes {
 		out.Nodes[i].Overflow = overflows[out.Nodes[i].Name]
@@ -89,9 +101,7 @@ func nodeDump(name string, ni *cache.NodeInfo, assumed map[string]bool, nominate
 	for _, pi := range ni.Pods {
 		nd.Pods = append(nd.Pods, podDump(pi, assumed[string(pi.Pod.UID)], profile))
 	}
-	sort.Slice(nd.Pods, func(i, j int) bool {
-		return nd.Pods[i].Namespace+"/"+nd.Pods[i].Name < nd.Pods[j].Namespace+"/"+nd.Pods[j].Name
-	})
+	sortPodDumps(nd.Pods)
 	for _, p := range nominated {
 		nd.NominatedPods = append(nd.NominatedPods, podName(p))
 	}
@@ -100,6 +110,28 @@ func nodeDump(name string, ni *cache.NodeInfo, assumed map[string]bool, nominate
 	}
 	sort.Slice(nd.ImageStates, func(i, j int) bool { return nd.ImageStates[i].Name < nd.ImageStates[j].Name })
 	return nd
+}
+
+// sortPodDumps sorts pods by "namespace/name" (not by namespace, then
+// name: "a-b/x" comes before "a/y"), each key built once.
+func sortPodDumps(pods []v1alpha1.PodDump) {
+	keys := make([]string, len(pods))
+	for i := range pods {
+		keys[i] = pods[i].Namespace + "/" + pods[i].Name
+	}
+	sort.Sort(podDumpsByKey{pods, keys})
+}
+
+type podDumpsByKey struct {
+	pods []v1alpha1.PodDump
+	keys []string
+}
+
+func (s podDumpsByKey) Len() int           { return len(s.pods) }
+func (s podDumpsByKey) Less(i, j int) bool { return s.keys[i] < s.keys[j] }
+func (s podDumpsByKey) Swap(i, j int) {
+	s.pods[i], s.pods[j] = s.pods[j], s.pods[i]
+	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
 }
 
 // podDump lists the host ports the kube-scheduler version modelled uses
