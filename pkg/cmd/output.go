@@ -21,7 +21,8 @@ import (
 // --no-headers, --columns, --sort-by, --reverse and, where a command has
 // resource columns, --resources. Table, wide and csv output are ours;
 // custom-columns is kubectl's printer over the table's row objects; json,
-// yaml, jsonpath and templates go through cli-runtime's printers.
+// yaml, jsonpath and templates go through cli-runtime's printers (json
+// streamed around it: printers.StreamJSON).
 type OutputFlags struct {
 	PrintFlags *genericclioptions.PrintFlags
 	NoHeaders  bool

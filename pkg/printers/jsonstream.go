@@ -3,6 +3,7 @@ package printers
 import (
 	"bufio"
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -56,11 +57,15 @@ func StreamJSON(w io.Writer, obj kruntime.Object, print func(kruntime.Object, io
 	}
 	split := at + len(marker) - len("[]")
 	bw := bufio.NewWriterSize(w, 256<<10)
-	bw.Write(hb.Bytes()[:split])
+	if _, err := bw.Write(hb.Bytes()[:split]); err != nil {
+		return err
+	}
 	if err := writeJSONItems(bw, items); err != nil {
 		return err
 	}
-	bw.Write(hb.Bytes()[split+len("[]"):])
+	if _, err := bw.Write(hb.Bytes()[split+len("[]"):]); err != nil {
+		return err
+	}
 	return bw.Flush()
 }
 
@@ -100,7 +105,7 @@ func splitLongestList(obj kruntime.Object) (head kruntime.Object, key string, it
 // field that encoding/json always writes (no omitempty, not "-", not a
 // ",string" field).
 func jsonListName(f reflect.StructField) (string, bool) {
-	if !f.IsExported() || f.Anonymous || f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() == reflect.Uint8 {
+	if !f.IsExported() || f.Anonymous || f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() == reflect.Uint8 || marshalsItself(f.Type) {
 		return "", false
 	}
 	tag := f.Tag.Get("json")
@@ -116,6 +121,22 @@ func jsonListName(f reflect.StructField) (string, bool) {
 	}
 	return name, true
 }
+
+// marshalsItself reports a (slice) type with a JSON or text form of its own,
+// which encoding/json would use instead of writing the elements.
+func marshalsItself(t reflect.Type) bool {
+	for _, t := range []reflect.Type{t, reflect.PointerTo(t)} {
+		if t.Implements(jsonMarshaler) || t.Implements(textMarshaler) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
 
 // writeJSONItems writes the non-empty list items as MarshalIndent writes it
 // at depth 1: "[", each element on its own lines at depth 2, "]" at depth 1.
@@ -167,7 +188,9 @@ func writeJSONItems(w *bufio.Writer, items reflect.Value) error {
 	}()
 	defer wg.Wait()
 	defer close(done)
-	w.WriteString("[\n")
+	if _, err := w.WriteString("[\n"); err != nil {
+		return err
+	}
 	for c := range chunks {
 		b := <-results[c]
 		<-window

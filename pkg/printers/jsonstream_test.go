@@ -3,12 +3,14 @@ package printers
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	cliprinters "k8s.io/cli-runtime/pkg/printers"
 
@@ -207,4 +209,30 @@ func (f *filler) fillSlice(v reflect.Value, depth int) {
 		f.fill(s.Index(i), depth+1)
 	}
 	v.Set(s)
+}
+
+// ownJSONList is a list with a JSON form of its own, which StreamJSON must
+// not split into elements.
+type ownJSONList []string
+
+func (l ownJSONList) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + fmt.Sprint(len(l)) + ` items"`), nil
+}
+
+type withOwnList struct {
+	metav1.TypeMeta `json:",inline"`
+	Items           ownJSONList `json:"items"`
+}
+
+func (w *withOwnList) DeepCopyObject() runtime.Object { c := *w; return &c }
+
+// TestStreamJSONKeepsListsThatMarshalThemselves checks that a list type
+// with its own MarshalJSON is printed by it, not element by element.
+func TestStreamJSONKeepsListsThatMarshalThemselves(t *testing.T) {
+	obj := &withOwnList{Items: ownJSONList{"a", "b"}}
+	obj.SetGroupVersionKind(v1alpha1.SchemeGroupVersion.WithKind("Test"))
+	if _, key, _, ok := splitLongestList(obj); ok {
+		t.Fatalf("split %s, whose type has its own MarshalJSON", key)
+	}
+	assertSameJSON(t, obj)
 }
