@@ -145,32 +145,17 @@ var (
 func writeJSONItems(w *bufio.Writer, items reflect.Value) error {
 	n := items.Len()
 	chunks := (n + jsonChunk - 1) / jsonChunk
-	results := make([]chan *bytes.Buffer, chunks)
+	results := make([]chan chunkResult, chunks)
 	for i := range results {
-		results[i] = make(chan *bytes.Buffer, 1)
+		results[i] = make(chan chunkResult, 1)
 	}
-	var (
-		mu       sync.Mutex
-		firstErr error
-		next     = make(chan int)
-		done     = make(chan struct{})
-		wg       sync.WaitGroup
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-	}
+	next, done := make(chan int), make(chan struct{})
+	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for c := range next {
 				b, err := marshalChunk(items, c*jsonChunk, min(n, (c+1)*jsonChunk), n)
-				if err != nil {
-					fail(err)
-				}
-				results[c] <- b
+				results[c] <- chunkResult{b, err}
 			}
 		})
 	}
@@ -192,22 +177,25 @@ func writeJSONItems(w *bufio.Writer, items reflect.Value) error {
 		return err
 	}
 	for c := range chunks {
-		b := <-results[c]
+		r := <-results[c]
 		<-window
-		mu.Lock()
-		err := firstErr
-		mu.Unlock()
-		if err != nil {
-			return err
+		if r.err != nil {
+			return r.err
 		}
-		_, err = w.Write(b.Bytes())
-		chunkBuffers.Put(b)
+		_, err := w.Write(r.buf.Bytes())
+		chunkBuffers.Put(r.buf)
 		if err != nil {
 			return err
 		}
 	}
 	_, err := w.WriteString("\n" + jsonIndent + "]")
 	return err
+}
+
+// chunkResult is a marshalled chunk, or why it could not be.
+type chunkResult struct {
+	buf *bytes.Buffer
+	err error
 }
 
 // marshalChunk returns elements [from, to) of items, each marshalled and

@@ -1,13 +1,14 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/util/workqueue"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
@@ -39,16 +40,9 @@ func Dump(m *model.Model, only []string) (*v1alpha1.CacheDump, error) {
 	out.Nodes = make([]v1alpha1.NodeDump, len(names))
 	// Node by node, on every core: the dumps of 5,000 nodes take a second
 	// of one core after a live listing, where nothing else is left to do.
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < len(names); i += workers {
-				out.Nodes[i] = nodeDump(names[i], d.Nodes[names[i]], d.AssumedPods, nominated[names[i]], &profile)
-			}
-		})
-	}
-	wg.Wait()
+	workqueue.ParallelizeUntil(context.Background(), runtime.GOMAXPROCS(0), len(names), func(i int) {
+		out.Nodes[i] = nodeDump(names[i], d.Nodes[names[i]], d.AssumedPods, nominated[names[i]], &profile)
+	})
 	overflows := <-overflowsCh
 	for i := range out.Nodes {
 		out.Nodes[i].Overflow = overflows[out.Nodes[i].Name]
