@@ -8,7 +8,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
-// converter is the one place where our model's NodeInfo becomes the
+// convertNode is the one place where our model's NodeInfo becomes the
 // framework's. The plugins read a NodeInfo's pods, used ports, Requested,
 // NonZeroRequested, Allocatable, image states, PVC counts and declared
 // features; all but the last come from our cache as it accounted them (the
@@ -17,23 +17,25 @@ import (
 // AddPod). Declared features are derived by the framework's SetNode, as the
 // scheduler's cache does when a node is added (framework/types.go, v1.36).
 //
-// PodInfos (the pod plus its parsed affinity terms) are made once per cached
-// pod and reused when a node is converted again.
-type converter struct {
-	podInfos map[*cache.PodInfo]*framework.PodInfo
-}
-
-func newConverter() *converter {
-	return &converter{podInfos: map[*cache.PodInfo]*framework.PodInfo{}}
-}
-
-// nodeInfo converts one NodeInfo of a snapshot (it must have a node).
-func (c *converter) nodeInfo(ni *cache.NodeInfo) *framework.NodeInfo {
+// ni must have a node. prev is the node's previous conversion, or nil: a pod
+// object prev already held keeps its PodInfo (the pod plus its parsed
+// affinity terms, a pure function of the pod), so converting a node again
+// after one pod was assumed parses that one pod. Within a node, the
+// affinity lists hold the same PodInfos as the pod list, as upstream's do.
+// It reads nothing but its arguments, so nodes convert in parallel.
+func convertNode(ni *cache.NodeInfo, prev *framework.NodeInfo) *framework.NodeInfo {
 	out := framework.NewNodeInfo()
 	out.SetNode(ni.Node())
-	out.Pods = c.pods(ni.Pods)
-	out.PodsWithAffinity = c.pods(ni.PodsWithAffinity)
-	out.PodsWithRequiredAntiAffinity = c.pods(ni.PodsWithRequiredAntiAffinity)
+	pc := podConverter{prev: podInfosOf(prev)}
+	out.Pods = pc.pods(ni.Pods)
+	if len(ni.PodsWithAffinity)+len(ni.PodsWithRequiredAntiAffinity) > 0 {
+		pc.made = make(map[*cache.PodInfo]fwk.PodInfo, len(ni.Pods))
+		for i, pi := range ni.Pods {
+			pc.made[pi] = out.Pods[i]
+		}
+		out.PodsWithAffinity = pc.pods(ni.PodsWithAffinity)
+		out.PodsWithRequiredAntiAffinity = pc.pods(ni.PodsWithRequiredAntiAffinity)
+	}
 	out.UsedPorts = usedPorts(ni.UsedPorts)
 	out.Requested = toResource(ni.Requested)
 	out.NonZeroRequested = toResource(ni.NonZeroRequested)
@@ -48,7 +50,27 @@ func (c *converter) nodeInfo(ni *cache.NodeInfo) *framework.NodeInfo {
 	return out
 }
 
-func (c *converter) pods(in []*cache.PodInfo) []fwk.PodInfo {
+// podInfosOf indexes a converted node's PodInfos by pod object.
+func podInfosOf(ni *framework.NodeInfo) map[*v1.Pod]fwk.PodInfo {
+	if ni == nil || len(ni.Pods) == 0 {
+		return nil
+	}
+	m := make(map[*v1.Pod]fwk.PodInfo, len(ni.Pods))
+	for _, pi := range ni.Pods {
+		m[pi.GetPod()] = pi
+	}
+	return m
+}
+
+// podConverter makes one node's PodInfos: the ones already made for this
+// conversion (made), else the previous conversion's for the same pod
+// object (prev), else new ones.
+type podConverter struct {
+	prev map[*v1.Pod]fwk.PodInfo
+	made map[*cache.PodInfo]fwk.PodInfo
+}
+
+func (c *podConverter) pods(in []*cache.PodInfo) []fwk.PodInfo {
 	if len(in) == 0 {
 		return nil
 	}
@@ -59,13 +81,14 @@ func (c *converter) pods(in []*cache.PodInfo) []fwk.PodInfo {
 	return out
 }
 
-func (c *converter) podInfo(pi *cache.PodInfo) *framework.PodInfo {
-	if fpi, ok := c.podInfos[pi]; ok {
+func (c *podConverter) podInfo(pi *cache.PodInfo) fwk.PodInfo {
+	if fpi, ok := c.made[pi]; ok {
 		return fpi
 	}
-	fpi := newPodInfo(pi.Pod)
-	c.podInfos[pi] = fpi
-	return fpi
+	if fpi, ok := c.prev[pi.Pod]; ok {
+		return fpi
+	}
+	return newPodInfo(pi.Pod)
 }
 
 // newPodInfo parses a pod's affinity terms. Like the scheduler's cache

@@ -1,12 +1,15 @@
 package decide
 
 import (
+	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
@@ -29,7 +32,9 @@ import (
 // 5,000 nodes rebuilding the lists and the name index each time cost more
 // than converting the one changed node.
 type lister struct {
-	conv     *converter
+	// workers convert new nodes in parallel (the first refresh converts
+	// every node and pod of the cluster).
+	workers  int
 	list     []fwk.NodeInfo
 	byName   map[string]*framework.NodeInfo
 	affinity []fwk.NodeInfo
@@ -50,8 +55,8 @@ var (
 	_ fwk.StorageInfoLister = &lister{}
 )
 
-func newLister() *lister {
-	return &lister{conv: newConverter(), byName: map[string]*framework.NodeInfo{}}
+func newLister(workers int) *lister {
+	return &lister{workers: workers, byName: map[string]*framework.NodeInfo{}}
 }
 
 // refresh makes the lister reflect s.
@@ -88,16 +93,23 @@ func (l *lister) refresh(s *cache.Snapshot) {
 func (l *lister) rebuild(nodes []*cache.NodeInfo) {
 	byName := make(map[string]*framework.NodeInfo, len(nodes))
 	l.list = make([]fwk.NodeInfo, len(nodes))
+	var fresh []int
 	for i, ni := range nodes {
-		name := ni.Node().Name
-		fni, ok := l.byName[name]
-		if ok {
-			l.update(fni, ni)
-		} else {
-			fni = l.conv.nodeInfo(ni)
+		fni, ok := l.byName[ni.Node().Name]
+		if !ok {
+			fresh = append(fresh, i)
+			continue
 		}
-		byName[name] = fni
-		l.list[i] = fni
+		l.update(fni, ni)
+		byName[ni.Node().Name], l.list[i] = fni, fni
+	}
+	// At 5,000 nodes / 150,000 pods the first refresh converts everything:
+	// about 0.7 s of one core, on the critical path of the first cycle.
+	workqueue.ParallelizeUntil(context.Background(), l.workers, len(fresh), func(k int) {
+		l.list[fresh[k]] = convertNode(nodes[fresh[k]], nil)
+	})
+	for _, i := range fresh {
+		byName[nodes[i].Node().Name] = l.list[i].(*framework.NodeInfo)
 	}
 	l.byName = byName
 	l.src.list = nodes
@@ -109,7 +121,7 @@ func (l *lister) update(fni *framework.NodeInfo, ni *cache.NodeInfo) bool {
 	if fni.Generation == ni.Generation && fni.Node() == ni.Node() {
 		return false
 	}
-	*fni = *l.conv.nodeInfo(ni)
+	*fni = *convertNode(ni, fni)
 	return true
 }
 
@@ -163,6 +175,11 @@ type nominator struct {
 	mu     sync.RWMutex
 	byNode map[string][]fwk.PodInfo
 	nodeOf map[types.UID]string
+	// any is whether byNode holds a nomination, so that the framework's
+	// question for every node it filters needs no lock when none does (the
+	// usual case; 1.6 million questions for simulate --pending -A at 5,000
+	// nodes, from the filter goroutines at once).
+	any atomic.Bool
 }
 
 var _ fwk.PodNominator = &nominator{}
@@ -189,6 +206,7 @@ func (n *nominator) addLocked(pi fwk.PodInfo, ni *fwk.NominatingInfo) {
 	}
 	n.nodeOf[pod.UID] = node
 	n.byNode[node] = append(n.byNode[node], pi)
+	n.any.Store(true)
 }
 
 func (n *nominator) DeleteNominatedPodIfExists(pod *v1.Pod) {
@@ -215,6 +233,7 @@ func (n *nominator) deleteLocked(pod *v1.Pod) {
 		n.byNode[node] = pods
 	}
 	delete(n.nodeOf, pod.UID)
+	n.any.Store(len(n.byNode) > 0)
 }
 
 func (n *nominator) UpdateNominatedPod(_ klog.Logger, oldPod *v1.Pod, newPodInfo fwk.PodInfo) {
@@ -235,9 +254,13 @@ func (n *nominator) replace(other *nominator) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.byNode, n.nodeOf = other.byNode, other.nodeOf
+	n.any.Store(len(n.byNode) > 0)
 }
 
 func (n *nominator) NominatedPodsForNode(node string) []fwk.PodInfo {
+	if !n.any.Load() {
+		return nil
+	}
 	n.mu.RLock()
 	defer n.mu.RUnlock()
 	return append([]fwk.PodInfo(nil), n.byNode[node]...)

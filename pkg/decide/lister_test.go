@@ -26,7 +26,7 @@ func TestListerRefreshUpdatesChangedNodesInPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap := cache.NewEmptySnapshot()
-	l := newLister()
+	l := newLister(2)
 	refresh := func() {
 		t.Helper()
 		if err := ch.UpdateSnapshot(snap); err != nil {
@@ -38,6 +38,7 @@ func TestListerRefreshUpdatesChangedNodesInPlace(t *testing.T) {
 	before := append([]fwk.NodeInfo(nil), l.list...)
 	a, b, c := l.byName["a"], l.byName["b"], l.byName["c"]
 	genA, genC := a.Generation, c.Generation
+	antiInfo := b.Pods[0]
 	if len(l.antiAff) != 1 || l.antiAff[0] != fwk.NodeInfo(b) {
 		t.Fatalf("antiAff = %v, want node b's NodeInfo", nodeNames(l.antiAff))
 	}
@@ -49,6 +50,11 @@ func TestListerRefreshUpdatesChangedNodesInPlace(t *testing.T) {
 	if l.byName["b"] != b || len(b.Pods) != 2 || b.Requested.MilliCPU != 500 {
 		t.Errorf("node b: same object %v, %d pods, %d milliCPU; want the same object with 2 pods and 500 milliCPU",
 			l.byName["b"] == b, len(b.Pods), b.Requested.MilliCPU)
+	}
+	// The pod that was there keeps its PodInfo (its affinity terms are not
+	// parsed again), and the affinity list holds the pod list's PodInfo.
+	if b.Pods[0] != antiInfo || len(b.PodsWithRequiredAntiAffinity) != 1 || b.PodsWithRequiredAntiAffinity[0] != antiInfo {
+		t.Errorf("node b's existing pod got a new PodInfo, or its anti-affinity list another one")
 	}
 	if a.Generation != genA || c.Generation != genC {
 		t.Errorf("unchanged nodes converted again: generations %d, %d; want %d, %d", a.Generation, c.Generation, genA, genC)
