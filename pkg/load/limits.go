@@ -15,8 +15,6 @@ import (
 	"io/fs"
 	"os"
 
-	"golang.org/x/text/encoding/unicode"
-	"golang.org/x/text/transform"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
@@ -140,18 +138,6 @@ func fileType(m fs.FileMode) string {
 		return "an irregular file"
 	}
 	return "not a regular file"
-}
-
-// readBuffer is the size of the reads from a source, in bytes.
-const readBuffer = 256 << 10
-
-// textReader decodes a byte-order mark as cli-runtime's file reader does:
-// UTF-16 (with a BOM) becomes UTF-8 and a UTF-8 BOM is dropped.
-func textReader(r io.Reader) io.Reader {
-	// The transform reads 4 KiB at a time: buffered below it, a file is
-	// read with one system call per 256 KiB instead of one per 4 KiB
-	// (0.8 s of a 742 MB file's reading, measured).
-	return transform.NewReader(bufio.NewReaderSize(r, readBuffer), unicode.BOMOverride(unicode.UTF8.NewDecoder()))
 }
 
 // ReadFile reads the whole of name, or of stdin for "-", within limits: a
