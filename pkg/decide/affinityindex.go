@@ -1,9 +1,11 @@
 package decide
 
 import (
+	"context"
 	"slices"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/util/workqueue"
 	fwk "k8s.io/kube-scheduler/framework"
 )
 
@@ -145,25 +147,35 @@ type namespaceIndex struct {
 	anyTerms map[int]struct{}
 }
 
-// newNamespaceIndex indexes the nodes of list.
-func newNamespaceIndex(list []fwk.NodeInfo) *namespaceIndex {
+// newNamespaceIndex indexes the nodes of list, summarizing them on workers
+// goroutines (at 5,000 nodes / 150,000 pods, half a second of one core
+// when the view first prunes).
+func newNamespaceIndex(list []fwk.NodeInfo, workers int) *namespaceIndex {
 	x := &namespaceIndex{
 		nodes: make([]nodeNamespaces, len(list)),
 		pods:  map[string]map[int]struct{}{}, terms: map[string]map[int]struct{}{}, anyTerms: map[int]struct{}{},
 	}
-	for i, ni := range list {
-		x.update(i, ni)
+	summaries := make([]nodeNamespaces, len(list))
+	workqueue.ParallelizeUntil(context.Background(), workers, len(list), func(i int) {
+		summaries[i] = summarize(list[i])
+	})
+	for i := range summaries {
+		x.set(i, summaries[i])
 	}
 	return x
 }
 
 // update re-indexes node i, ni, if its generation changed since.
 func (x *namespaceIndex) update(i int, ni fwk.NodeInfo) {
-	old := &x.nodes[i]
-	if old.valid && old.generation == ni.GetGeneration() {
+	if old := &x.nodes[i]; old.valid && old.generation == ni.GetGeneration() {
 		return
 	}
-	now := summarize(ni)
+	x.set(i, summarize(ni))
+}
+
+// set makes now node i's summary.
+func (x *namespaceIndex) set(i int, now nodeNamespaces) {
+	old := &x.nodes[i]
 	move(x.pods, i, old.pods, now.pods)
 	move(x.terms, i, old.terms, now.terms)
 	if now.anyTerms {

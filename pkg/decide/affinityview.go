@@ -136,7 +136,7 @@ func (v *affinityView) nodes(kind podKind) []fwk.NodeInfo {
 // else the nodes it overwrote since.
 func (v *affinityView) updateIndex() {
 	if !sameSlice(v.indexOf, v.full.list) {
-		v.index, v.indexOf, v.indexed = newNamespaceIndex(v.full.list), v.full.list, len(v.full.changed)
+		v.index, v.indexOf, v.indexed = newNamespaceIndex(v.full.list, v.full.workers), v.full.list, len(v.full.changed)
 		return
 	}
 	for _, i := range v.full.changed[v.indexed:] {

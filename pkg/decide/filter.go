@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
 
 // filter runs the Filter plugins (with nominated pods) over candidates,
@@ -34,20 +35,48 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 	// the rejected ones before them.
 	c.feasible = slices.Grow(c.feasible, want)
 	c.v.Nodes = slices.Grow(c.v.Nodes, min(n, want+maxFilterChunk))
-	statuses := make([]*fwk.Status, n)
+	statuses := c.e.filterStatuses(n)
 	for done := 0; done < n && len(c.feasible) < want; {
 		end := min(done+c.filterChunk(want, done), n)
 		c.fw.Parallelizer().Until(ctx, end-done, func(i int) {
 			ni := all[candidates[(start+done+i)%n]]
 			statuses[done+i] = c.fw.RunFilterPluginsWithNominatedPods(ctx, c.state, c.pod, ni)
 		}, "Filter")
+		first := done == 0
 		for ; done < end && len(c.feasible) < want; done++ {
 			if err := c.take(all[candidates[(start+done)%n]], statuses[done]); err != nil {
 				return err
 			}
 		}
+		if first && len(c.feasible) == 0 && done < n {
+			c.roomForAll(n)
+		}
 	}
 	return nil
+}
+
+// roomForAll makes room for n rejected nodes in the verdict and the
+// diagnosis once the first chunk of a scan found no node: most such pods
+// fit nowhere, and growing a 5,000-entry map and list from empty, a
+// doubling at a time, took a third of the cycle's bookkeeping for them.
+// NodeToStatus cannot grow; a copy with room takes its place.
+func (c *cycle) roomForAll(n int) {
+	c.v.Nodes = slices.Grow(c.v.Nodes, n)
+	old := c.diag.NodeToStatus
+	m := make(map[string]*fwk.Status, n)
+	old.ForEachExplicitNode(func(name string, s *fwk.Status) { m[name] = s })
+	c.diag.NodeToStatus = framework.NewNodeToStatus(m, old.AbsentNodesStatus())
+}
+
+// filterStatuses is the Evaluator's scratch for n Filter statuses. Each
+// cycle reads only the entries it wrote; the previous cycle's are cleared
+// so that they do not keep its statuses alive.
+func (e *Evaluator) filterStatuses(n int) []*fwk.Status {
+	if cap(e.statuses) < n {
+		e.statuses = make([]*fwk.Status, n)
+	}
+	clear(e.statuses[:cap(e.statuses)])
+	return e.statuses[:n]
 }
 
 // Each chunk of filter is one Parallelizer.Until call: its goroutines

@@ -24,7 +24,11 @@ func (s *Simulator) result(script bool) *v1alpha1.Simulation {
 	}
 	v1alpha1.SetKind(out, "Simulation")
 	for _, name := range s.touchedInOrder() {
-		out.Nodes = append(out.Nodes, summaryOf(name, s.before[name], s.finalNode(name)))
+		before := s.before[name]
+		if before != nil {
+			before.overflow = model.PodsOverflows(before.node, before.pods)
+		}
+		out.Nodes = append(out.Nodes, summaryOf(name, before, s.finalNode(name)))
 	}
 	for _, t := range s.pods.order {
 		out.Pods = append(out.Pods, s.outcome(t))

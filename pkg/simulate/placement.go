@@ -195,6 +195,9 @@ func rejections(v *decide.Verdict) []v1alpha1.NodeReasons {
 	var out []v1alpha1.NodeReasons
 	for _, n := range v.Nodes {
 		if !n.Feasible {
+			if out == nil { // room for all: usually every node evaluated is
+				out = make([]v1alpha1.NodeReasons, 0, len(v.Nodes))
+			}
 			out = append(out, v1alpha1.NodeReasons{Node: n.Name, Plugin: n.Plugin, Reasons: n.Reasons})
 		}
 	}

@@ -126,8 +126,10 @@ func (s *Simulator) begin() error {
 	s.ran, s.armed = true, true
 	s.before = map[string]*nodeState{}
 	for name, ni := range s.model.Cache.Dump().Nodes {
+		// Overflows are looked for in the touched nodes only (result):
+		// a scan of every pod, 0.3 s at 150,000 pods.
 		st := stateOf(ni)
-		st.overflow = model.NodeOverflows(ni)
+		st.node, st.pods = ni.Node(), ni.Pods
 		s.before[name] = st
 	}
 	return nil
@@ -310,9 +312,12 @@ func (s *Simulator) touch(node string) {
 type nodeState struct {
 	requested, allocatable v1alpha1.NodeUsage
 	placeholder, ghost     bool
-	// overflow: model.NodeOverflows, for the node summary only (begin,
+	// overflow: model.NodeOverflows, for the node summary only (result,
 	// finalNode); events do not compute it.
 	overflow []string
+	// node and pods of a NodeInfo before the run (begin), for its overflows.
+	node *v1.Node
+	pods []*cache.PodInfo
 }
 
 // finalNode is node with its overflows, for the node summary.
