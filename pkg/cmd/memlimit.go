@@ -12,9 +12,11 @@ import (
 // the live heap is about 0.9 GB: under the 800 MiB limit main sets for
 // every command the collector then runs back to back for the whole
 // evaluation (28% of the CPU of "why -A", and its assists slow every
-// cycle). With room to collect at its normal pace, "why -A" there takes
-// about 40% less CPU for about 0.7 GB more peak memory (docs/PERFORMANCE.md).
-const decisionMemoryLimit = 2 << 30
+// cycle). A higher limit is not free either: each page the heap grows into
+// is a page fault and a cleared page, and the 2 GiB shipped before made
+// simulate --pending -A place its pods about 15% slower than 1400 MiB, and
+// "why -A" 4-17% slower, for 0.6 GB more peak memory (docs/PERFORMANCE.md).
+const decisionMemoryLimit = 1400 << 20
 
 // raiseMemoryLimitForDecisions lifts main's soft memory limit to
 // decisionMemoryLimit, never lowering one; GOMEMLIMIT wins as it does in

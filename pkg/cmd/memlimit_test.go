@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The decision commands lift main's 1200 MiB soft limit to 2 GiB, never
+// The decision commands lift main's 800 MiB soft limit to 1400 MiB, never
 // lower a higher one, and leave a GOMEMLIMIT the user set alone.
 func TestRaiseMemoryLimitForDecisions(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
@@ -15,7 +15,7 @@ func TestRaiseMemoryLimitForDecisions(t *testing.T) {
 		env          string
 		before, want int64
 	}{
-		{"main's limit is raised", "", 1200 << 20, 2 << 30},
+		{"main's limit is raised", "", 800 << 20, 1400 << 20},
 		{"a higher limit stays", "", 4 << 30, 4 << 30},
 		{"GOMEMLIMIT wins", "1GiB", 1 << 30, 1 << 30},
 	}
