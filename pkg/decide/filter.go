@@ -93,13 +93,17 @@ const (
 // filterChunk is how many nodes to filter next, after done were taken: the
 // whole wanted count first, then as many as the feasible share seen so far
 // says the remaining wanted nodes need, plus an eighth, within
-// [minFilterChunk, maxFilterChunk] (at least 4 per worker). Its size
-// changes how much is filtered, never which nodes are taken.
+// [minFilterChunk, maxFilterChunk] (at least 4 per worker), or the most
+// when none passed yet. Its size changes how much is filtered, never which
+// nodes are taken.
 func (c *cycle) filterChunk(want, done int) int {
 	lo := max(minFilterChunk, 4*c.e.parallelism)
 	found := len(c.feasible)
-	if done == 0 || found == 0 {
+	switch {
+	case done == 0:
 		return max(lo, min(want, maxFilterChunk))
+	case found == 0: // likely a pod no node takes: every node is filtered
+		return maxFilterChunk
 	}
 	need := (want - found) * done / found
 	return max(lo, min(need+need/8+1, maxFilterChunk))
