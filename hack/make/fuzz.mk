@@ -2,7 +2,9 @@
 #
 #   make fuzz      run each Go native fuzz target for its budget of
 #                  executions (about 10 s each on an idle 2-core machine):
-#                  the reader of -f input (pkg/load FuzzReadFiles) and the
+#                  the reader of -f input (pkg/load FuzzReadFiles, and
+#                  its kind scan and UTF-8 check against the code they
+#                  stand in for: FuzzScanTypeMeta, FuzzTextReader) and the
 #                  parser of simulate --script (pkg/simulate/script
 #                  FuzzParse), seeded with the hostile shapes; a
 #                  failing input is written to the package's testdata/fuzz/
@@ -37,7 +39,7 @@
 # makes a starved run slower.
 
 FUZZTIME ?=
-FUZZ_TARGETS ?= ./pkg/load:FuzzReadFiles:3000x ./pkg/simulate/script:FuzzParse:15000x
+FUZZ_TARGETS ?= ./pkg/load:FuzzReadFiles:3000x ./pkg/load:FuzzScanTypeMeta:20000x ./pkg/load:FuzzTextReader:20000x ./pkg/simulate/script:FuzzParse:15000x
 HOSTILE_FLAGS ?=
 
 .PHONY: fuzz hostile

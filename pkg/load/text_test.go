@@ -115,3 +115,18 @@ func TestTextReaderReturnsReadErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTextReader: on any bytes, through any buffer size, textReader gives
+// the x/text decoder's bytes.
+func FuzzTextReader(f *testing.F) {
+	for _, seed := range []string{"", "\xEF\xBB\xBF{}", "\xFF\xFEa\x00", "a\xE2\x82", "\xE2\x82\xAC\xFF", "\xED\xA0\x80"} {
+		f.Add([]byte(seed), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, size uint8) {
+		want := decoded(t, in)
+		got, err := io.ReadAll(newTextReader(iotest.HalfReader(bytes.NewReader(in)), int(size%32)))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%q, buffer %d: got %q, %v; want %q", in, size%32, got, err, want)
+		}
+	})
+}
