@@ -255,3 +255,30 @@ func TestLongTextsSharedByContent(t *testing.T) {
 		t.Errorf("%d texts kept, want none", len(d.maps.m))
 	}
 }
+
+// BenchmarkPreparePod: what the collector does to each pod the pod decoder
+// gives it (defaults, slimming, sharing its slices with the pods before
+// it; the decoder shared the lists and maps), on gen-cluster's 3,000 pods
+// decoded once; after the first pass every slice is a hit, as for the
+// replicas of a large cluster.
+func BenchmarkPreparePod(b *testing.B) {
+	d := newPodDecoder()
+	var pods []*corev1.Pod
+	for _, it := range benchItems(b, 100, 3000) {
+		if it.gvk == podKind {
+			obj, err := d.decode(it.raw)
+			if err != nil {
+				b.Fatal(err)
+			}
+			pods = append(pods, obj.(*corev1.Pod))
+		}
+	}
+	share := newListSharer()
+	share.podsShared = true // as the file reader sets it
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, pod := range pods {
+			preparePod(pod, share, true)
+		}
+	}
+}

@@ -11,11 +11,9 @@ package load
 // 150,000 pods under our memory budget (docs/PERFORMANCE.md).
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -40,7 +38,7 @@ type listSharer struct {
 	containers map[string][][]corev1.Container
 	statuses   map[string][][]corev1.ContainerStatus
 	conditions map[string][][]corev1.PodCondition
-	key        strings.Builder
+	key        keyBuf
 	names      []corev1.ResourceName
 	keys       []string
 }
@@ -62,15 +60,15 @@ func (s *listSharer) list(l corev1.ResourceList) corev1.ResourceList {
 	s.key.Reset()
 	for _, name := range s.names {
 		q := l[name]
-		s.key.WriteString(string(name))
-		s.key.WriteByte('=')
-		s.key.WriteString(q.String())
-		s.key.WriteByte(' ')
+		s.key.add(string(name))
+		s.key.addByte('=')
+		s.key.add(q.String())
+		s.key.addByte(' ')
 	}
-	if shared, ok := s.lists[s.key.String()]; ok {
+	if shared, ok := s.lists[string(s.key)]; ok {
 		return shared
 	}
-	s.lists[s.key.String()] = l
+	s.lists[string(s.key)] = l
 	return l
 }
 
@@ -108,9 +106,14 @@ func (s *listSharer) stringMap(m map[string]string) map[string]string {
 	s.key.Reset()
 	for _, k := range s.keys {
 		// Lengths first: keys and values may hold any character.
-		fmt.Fprintf(&s.key, "%d:%d:%s%s", len(k), len(m[k]), k, m[k])
+		s.key = strconv.AppendInt(s.key, int64(len(k)), 10)
+		s.key = append(s.key, ':')
+		s.key = strconv.AppendInt(s.key, int64(len(m[k])), 10)
+		s.key = append(s.key, ':')
+		s.key.add(k)
+		s.key.add(m[k])
 	}
-	if shared, ok := s.strMaps[s.key.String()]; ok {
+	if shared, ok := s.strMaps[string(s.key)]; ok {
 		return shared
 	}
 	shared := make(map[string]string, len(m))
@@ -119,7 +122,7 @@ func (s *listSharer) stringMap(m map[string]string) map[string]string {
 		intern(s, &v)
 		shared[k] = v
 	}
-	s.strMaps[s.key.String()] = shared
+	s.strMaps[string(s.key)] = shared
 	return shared
 }
 
@@ -166,20 +169,20 @@ const maxSharedVariants = 8
 // compare every field, those of future API versions too), registering v
 // when none is and its key has room. key writes a short digest of v
 // (names, images, restart counts) that equal slices share.
-func sharedSlice[E any](s *listSharer, byKey map[string][][]E, v []E, key func(*strings.Builder, []E), equal func(a, b []E) bool) []E {
+func sharedSlice[E any](s *listSharer, byKey map[string][][]E, v []E, key func(*keyBuf, []E), equal func(a, b []E) bool) []E {
 	if len(v) == 0 {
 		return v
 	}
 	s.key.Reset()
 	key(&s.key, v)
-	variants := byKey[s.key.String()]
+	variants := byKey[string(s.key)]
 	for _, shared := range variants {
 		if equal(shared, v) {
 			return shared
 		}
 	}
 	if len(variants) < maxSharedVariants {
-		byKey[s.key.String()] = append(variants, v)
+		byKey[string(s.key)] = append(variants, v)
 	}
 	return v
 }
@@ -190,25 +193,25 @@ func deepEqual[E any](a, b []E) bool { return reflect.DeepEqual(a, b) }
 // (by identity: lists are shared by content already, so equal lists are
 // one map). A key that two different slices share costs a comparison,
 // never a wrong answer.
-func containerKey(b *strings.Builder, cs []corev1.Container) {
+func containerKey(b *keyBuf, cs []corev1.Container) {
 	for i := range cs {
-		b.WriteString(cs[i].Name)
-		b.WriteByte(0)
-		b.WriteString(cs[i].Image)
-		b.WriteByte(0)
+		b.add(cs[i].Name)
+		b.addByte(0)
+		b.add(cs[i].Image)
+		b.addByte(0)
 		writeRequirements(b, &cs[i].Resources)
 	}
 }
 
 // statusKey writes the statuses' names, restart counts, readiness and
 // resource lists (by identity, as containerKey).
-func statusKey(b *strings.Builder, ss []corev1.ContainerStatus) {
+func statusKey(b *keyBuf, ss []corev1.ContainerStatus) {
 	for i := range ss {
-		b.WriteString(ss[i].Name)
-		b.WriteByte(0)
-		b.WriteString(strconv.Itoa(int(ss[i].RestartCount)))
+		b.add(ss[i].Name)
+		b.addByte(0)
+		*b = strconv.AppendInt(*b, int64(ss[i].RestartCount), 10)
 		if ss[i].Ready {
-			b.WriteByte('r')
+			b.addByte('r')
 		}
 		writeListID(b, ss[i].AllocatedResources)
 		if ss[i].Resources != nil {
@@ -218,27 +221,36 @@ func statusKey(b *strings.Builder, ss []corev1.ContainerStatus) {
 }
 
 // conditionKey writes the conditions' types, statuses and reasons.
-func conditionKey(b *strings.Builder, cs []corev1.PodCondition) {
+func conditionKey(b *keyBuf, cs []corev1.PodCondition) {
 	for i := range cs {
-		b.WriteString(string(cs[i].Type))
-		b.WriteByte(0)
-		b.WriteString(string(cs[i].Status))
-		b.WriteByte(0)
-		b.WriteString(cs[i].Reason)
-		b.WriteByte(0)
+		b.add(string(cs[i].Type))
+		b.addByte(0)
+		b.add(string(cs[i].Status))
+		b.addByte(0)
+		b.add(cs[i].Reason)
+		b.addByte(0)
 	}
 }
 
-func writeRequirements(b *strings.Builder, r *corev1.ResourceRequirements) {
+func writeRequirements(b *keyBuf, r *corev1.ResourceRequirements) {
 	writeListID(b, r.Requests)
 	writeListID(b, r.Limits)
 }
 
 // writeListID writes the identity of the map l.
-func writeListID(b *strings.Builder, l corev1.ResourceList) {
-	b.WriteString(strconv.FormatUint(uint64(reflect.ValueOf(l).Pointer()), 36))
-	b.WriteByte(0)
+func writeListID(b *keyBuf, l corev1.ResourceList) {
+	*b = strconv.AppendUint(*b, uint64(reflect.ValueOf(l).Pointer()), 36)
+	b.addByte(0)
 }
+
+// keyBuf is the sharer's key scratch, reused from key to key: maps are
+// looked up by string(key), which does not allocate, and only a key that is
+// kept is copied (a strings.Builder allocates anew after every Reset).
+type keyBuf []byte
+
+func (b *keyBuf) Reset()         { *b = (*b)[:0] }
+func (b *keyBuf) add(s string)   { *b = append(*b, s...) }
+func (b *keyBuf) addByte(c byte) { *b = append(*b, c) }
 
 // meta shares what replicas of a template have in common.
 func (s *listSharer) meta(m *metav1.ObjectMeta) {
