@@ -11,6 +11,7 @@ package load
 // 150,000 pods under our memory budget (docs/PERFORMANCE.md).
 
 import (
+	"encoding/binary"
 	"reflect"
 	"slices"
 	"strconv"
@@ -239,8 +240,7 @@ func writeRequirements(b *keyBuf, r *corev1.ResourceRequirements) {
 
 // writeListID writes the identity of the map l.
 func writeListID(b *keyBuf, l corev1.ResourceList) {
-	*b = strconv.AppendUint(*b, uint64(reflect.ValueOf(l).Pointer()), 36)
-	b.addByte(0)
+	*b = binary.LittleEndian.AppendUint64(*b, uint64(reflect.ValueOf(l).Pointer()))
 }
 
 // keyBuf is the sharer's key scratch, reused from key to key: maps are
