@@ -173,14 +173,32 @@ func (c *cacheImpl) newItem(name string) *nodeInfoListItem {
 func (c *cacheImpl) Dump() *Dump {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	d := &Dump{AssumedPods: make(map[string]bool, len(c.assumedPods)), Nodes: make(map[string]*NodeInfo, len(c.nodes))}
-	for k := range c.assumedPods {
-		d.AssumedPods[k] = true
-	}
+	d := c.newDump()
 	for name, item := range c.nodes {
 		d.Nodes[name] = item.info.Clone()
 	}
 	return d
+}
+
+// newDump returns a Dump holding a copy of the assumed pod keys and room for
+// every NodeInfo. The caller must hold the lock.
+func (c *cacheImpl) newDump() *Dump {
+	d := &Dump{AssumedPods: make(map[string]bool, len(c.assumedPods)), Nodes: make(map[string]*NodeInfo, len(c.nodes))}
+	for k := range c.assumedPods {
+		d.AssumedPods[k] = true
+	}
+	return d
+}
+
+// Inspect implements Cache.
+func (c *cacheImpl) Inspect(fn func(d *Dump)) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	d := c.newDump()
+	for name, item := range c.nodes {
+		d.Nodes[name] = item.info
+	}
+	fn(d)
 }
 
 // GetNodeInfo implements Cache.

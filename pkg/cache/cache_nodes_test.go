@@ -247,6 +247,46 @@ func TestGetNodeInfo(t *testing.T) {
 	}
 }
 
+// TestInspectReadsWhatDumpCopies: Inspect hands over the cache's own
+// NodeInfos (no copies), which hold what Dump's copies hold, image node
+// counts (NodeCount) included in both image models (per node up to v1.28,
+// shared from v1.29), and the assumed pods.
+func TestInspectReadsWhatDumpCopies(t *testing.T) {
+	img := v1.ContainerImage{Names: []string{"img:1"}, SizeBytes: 1000}
+	for _, version := range []string{"v1.28", "v1.29"} {
+		c := newVersionCache(t, version, 0, nil)
+		c.AddNode(withImages(withAlloc(node("i1"), rl("2", "4Gi")), img))
+		c.AddNode(withImages(node("i2"), img))
+		mustNil(t, c.AddPod(pod("p1").on("i1").req("500m", "1Gi").obj()))
+		mustNil(t, c.AssumePod(pod("p2").on("i2").req("100m", "").obj()))
+		mustNil(t, c.AddPod(pod("p3").on("nowhere").obj()))
+		want := c.Dump()
+		c.Inspect(func(d *Dump) {
+			if diff := cmp.Diff(want.AssumedPods, d.AssumedPods); diff != "" {
+				t.Errorf("%s: assumed pods (-Dump,+Inspect):\n%s", version, diff)
+			}
+			if len(d.Nodes) != len(want.Nodes) {
+				t.Errorf("%s: Inspect has %d NodeInfos, Dump %d", version, len(d.Nodes), len(want.Nodes))
+			}
+			for name, ni := range d.Nodes {
+				if ni != c.nodes[name].info {
+					t.Errorf("%s: Inspect's %s is a copy, not the cache's own", version, name)
+				}
+				w := want.Nodes[name]
+				if w == nil || !cmp.Equal(ni.Requested, w.Requested) || len(ni.Pods) != len(w.Pods) || ni.IsPlaceholder() != w.IsPlaceholder() {
+					t.Errorf("%s: %s is %+v in Inspect, %+v in Dump", version, name, ni, w)
+					continue
+				}
+				for k, st := range ni.ImageStates {
+					if st.Size != w.ImageStates[k].Size || st.NodeCount() != w.ImageStates[k].NumNodes {
+						t.Errorf("%s: %s image %s: size %d, %d nodes in Inspect; %+v in Dump", version, name, k, st.Size, st.NodeCount(), *w.ImageStates[k])
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestGetNodeSummary: the totals of a node, a placeholder and a ghost, as
 // GetNodeInfo's clone has them; none for a name the cache does not hold.
 func TestGetNodeSummary(t *testing.T) {

@@ -22,6 +22,16 @@ func (s *ImageStateSummary) snapshot() *ImageStateSummary {
 	return &ImageStateSummary{Size: s.Size, NumNodes: s.nodes.Len()}
 }
 
+// NodeCount is the number of nodes reporting the image: NumNodes as a
+// clone (Dump, Snapshot) records it, whether s is the cache's own shared
+// summary (v1.29+, counted now) or a copy.
+func (s *ImageStateSummary) NodeCount() int {
+	if s.nodes == nil {
+		return s.NumNodes
+	}
+	return s.nodes.Len()
+}
+
 // addNodeImageStates registers every name of every image the node reports
 // (tags and digests separately) and points the NodeInfo at the shared
 // summaries. The caller must hold the cache lock.

@@ -88,6 +88,16 @@ type Cache interface {
 	// Dump returns clones of every NodeInfo (placeholders and ghosts
 	// included) and the assumed pod keys.
 	Dump() *Dump
+	// Inspect calls fn with what Dump would return, without copying: the
+	// NodeInfos are the cache's own, read under the cache's read lock for
+	// as long as fn runs. fn must neither change nor retain anything
+	// reachable from d, nor call the cache (a writer waiting for the lock
+	// would deadlock a second read lock); an image's node count is read with
+	// ImageStateSummary.NodeCount, as a clone would record it. It spares
+	// views that only read the cache Dump's copy of every NodeInfo (0.2 s
+	// and ~50 MB at 5,000 nodes and 150,000 pods). Upstream has no such
+	// method: its dumper clones, as our Dump does.
+	Inspect(fn func(d *Dump))
 	// GetNodeInfo returns a clone of the NodeInfo named name (a placeholder
 	// or ghost included) and whether the cache holds one. It costs a map
 	// lookup and a clone of that one NodeInfo, whatever the cluster's size,

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	v1 "k8s.io/api/core/v1"
+
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/model"
 )
@@ -32,14 +34,9 @@ func warnEmptyNamespace(w io.Writer, m *model.Model, ns string) {
 			return
 		}
 	}
-	for _, ni := range m.Cache.Dump().Nodes {
-		for _, pi := range ni.Pods {
-			if pi.Pod.Namespace == ns {
-				return
-			}
-		}
+	if cachedPod(m, func(p *v1.Pod) bool { return p.Namespace == ns }) == nil {
+		noResourcesFound(w, ns)
 	}
-	noResourcesFound(w, ns)
 }
 
 // dumpInNamespace returns a copy of d whose nodes list only the pods (and

@@ -292,12 +292,5 @@ func findModelPod(m *model.Model, ns, name string) *v1.Pod {
 			return p
 		}
 	}
-	for _, ni := range m.Cache.Dump().Nodes {
-		for _, pi := range ni.Pods {
-			if pi.Pod.Namespace == ns && pi.Pod.Name == name {
-				return pi.Pod
-			}
-		}
-	}
-	return nil
+	return cachedPod(m, func(p *v1.Pod) bool { return p.Namespace == ns && p.Name == name })
 }

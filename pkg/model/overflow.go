@@ -102,12 +102,12 @@ func listOverflows(out []Overflow, object, node, prefix string, rl v1.ResourceLi
 // and of pods' requests and overhead beyond int64, then, node by node in
 // name order, each resource whose sum of the pods' requests goes beyond
 // int64 on a node of the cache.
-func (m *Model) Overflows() []Overflow {
-	var d *cache.Dump
-	if m.Cache != nil {
-		d = m.Cache.Dump()
+func (m *Model) Overflows() (out []Overflow) {
+	if m.Cache == nil {
+		return m.overflowsIn(nil)
 	}
-	return m.overflowsIn(d)
+	m.Cache.Inspect(func(d *cache.Dump) { out = m.overflowsIn(d) })
+	return out
 }
 
 // overflowsIn is Overflows with the node sums taken from d (nil: none).
@@ -118,6 +118,11 @@ func (m *Model) overflowsIn(dump *cache.Dump) []Overflow {
 		out = listOverflows(out, "node "+n.Name, n.Name, "status.allocatable", n.Status.Allocatable)
 	}
 	for _, p := range pods {
+		if sumCannotOverflow(p) {
+			// The common pod: no quantity reaches 2^46 in its unit, let
+			// alone int64 (its name is not even joined).
+			continue
+		}
 		object := "pod " + p.Namespace + "/" + p.Name
 		for i, c := range p.Spec.InitContainers {
 			if anyOverflows(c.Resources.Requests) {
@@ -369,13 +374,14 @@ func sumOverflows(node string, pods []*cache.PodInfo) []Overflow {
 
 // OverflowsByNode maps a node's name to the resources, sorted, that
 // overflowed on it (Overflows, less pending pods).
-func (m *Model) OverflowsByNode() map[string][]string {
-	return m.OverflowsByNodeIn(m.Cache.Dump())
+func (m *Model) OverflowsByNode() (out map[string][]string) {
+	m.Cache.Inspect(func(d *cache.Dump) { out = m.OverflowsByNodeIn(d) })
+	return out
 }
 
-// OverflowsByNodeIn is OverflowsByNode with d, a Dump of m.Cache taken by
-// the caller: views that hold one already spare the cache a second copy of
-// every NodeInfo (about 100 MB at 5,000 nodes and 150,000 pods).
+// OverflowsByNodeIn is OverflowsByNode with d, a Dump of m.Cache or the
+// cache's own NodeInfos (Cache.Inspect) read by the caller: views that hold
+// one spare the cache a second look; it reads d without retaining any of it.
 func (m *Model) OverflowsByNodeIn(d *cache.Dump) map[string][]string {
 	out := map[string][]string{}
 	for _, o := range m.overflowsIn(d) {

@@ -46,12 +46,18 @@ type RequestedOptions struct {
 // Requested builds the per-node RequestedReport of m, rows in name order,
 // with a total row summing every row, and the pod or namespace rows asked
 // for.
-func Requested(m *model.Model, opts RequestedOptions) *v1alpha1.RequestedReport {
-	d := m.Cache.Dump()
+func Requested(m *model.Model, opts RequestedOptions) (out *v1alpha1.RequestedReport) {
+	profile := m.Cache.Profile()
+	m.Cache.Inspect(func(d *cache.Dump) { out = requestedOf(m, d, opts, &profile) })
+	return out
+}
+
+// requestedOf is Requested from d, which it reads without retaining any of
+// it.
+func requestedOf(m *model.Model, d *cache.Dump, opts RequestedOptions, profile *cache.Profile) *v1alpha1.RequestedReport {
 	out := &v1alpha1.RequestedReport{Source: m.Source, Nodes: []v1alpha1.NodeRequested{}, Total: v1alpha1.NodeRequested{Name: "TOTAL"}}
 	v1alpha1.SetKind(out, "RequestedReport")
 	overflows := m.OverflowsByNodeIn(d)
-	profile := m.Cache.Profile()
 	var pods []v1alpha1.PodRequested
 	for _, name := range sortedNodeNames(d.Nodes) {
 		ni := d.Nodes[name]
