@@ -36,6 +36,10 @@ type podDecoder struct {
 	lists       byText[corev1.ResourceList]
 	maps        byText[map[string]string]
 	tolerations byText[[]corev1.Toleration]
+	// Owner references are their workload's, the same in each replica; a
+	// security context is most often "{}".
+	ownerRefs        byText[[]metav1.OwnerReference]
+	securityContexts byText[*corev1.PodSecurityContext]
 	// share gives equal lists and maps of different texts one copy too
 	// ("0.5" and "500m"), as the collector's sharing did. Guarded by mu.
 	mu    sync.Mutex
@@ -104,9 +108,9 @@ func newPodDecoder() *podDecoder {
 		jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *map[string]string) error {
 			return d.sharedMap(dec, v)
 		}),
-		jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *[]corev1.Toleration) error {
-			return d.sharedTolerations(dec, v)
-		}),
+		sharedWhole(&d.tolerations, slices.Clip),
+		sharedWhole(&d.ownerRefs, slices.Clip),
+		sharedWhole(&d.securityContexts, func(c *corev1.PodSecurityContext) *corev1.PodSecurityContext { return c }),
 		// Slices of large elements, allocated at their length.
 		exact[corev1.Container](),
 		exact[corev1.ContainerStatus](),
@@ -208,12 +212,19 @@ func (d *podDecoder) sharedMap(dec *jsontext.Decoder, v *map[string]string) erro
 	})
 }
 
-// sharedTolerations sets *v to the shared tolerations of the next value's
-// text: most pods have the same two (not-ready and unreachable for 300 s).
-func (d *podDecoder) sharedTolerations(dec *jsontext.Decoder, v *[]corev1.Toleration) error {
-	return shared(dec, &d.tolerations, v, func(text []byte) (t []corev1.Toleration, err error) {
-		err = jsonv2.Unmarshal(text, &t, decodeOptions)
-		return slices.Clip(t), err
+// sharedWhole unmarshals a T as the shared value of its text, decoded
+// plainly, then passed through clip (slices.Clip for a slice: a shared
+// slice that an append could extend in place would not stay shared). T is
+// a value no custom unmarshaler reaches into and nothing changes after
+// loading: most pods have the same two tolerations (not-ready and
+// unreachable for 300 s), the same security context and their workload's
+// owner references.
+func sharedWhole[T any](b *byText[T], clip func(T) T) *jsonv2.Unmarshalers {
+	return jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *T) error {
+		return shared(dec, b, v, func(text []byte) (t T, err error) {
+			err = jsonv2.Unmarshal(text, &t, decodeOptions)
+			return clip(t), err
+		})
 	})
 }
 

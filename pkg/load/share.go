@@ -258,6 +258,9 @@ func (s *listSharer) meta(m *metav1.ObjectMeta) {
 	intern(s, &m.GenerateName)
 	m.Labels = s.stringMap(m.Labels)
 	m.Annotations = s.stringMap(m.Annotations)
+	if s.inPod && s.podsShared {
+		return // owner references are shared whole (the pod decoder)
+	}
 	for i := range m.OwnerReferences {
 		ref := &m.OwnerReferences[i]
 		intern(s, &ref.APIVersion)
