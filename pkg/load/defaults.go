@@ -4,6 +4,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"maps"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -85,14 +86,9 @@ func DefaultPod(pod *corev1.Pod) {
 		roundUpRequirements(spec.Resources)
 	}
 	status := &pod.Status
-	for _, statuses := range [][]corev1.ContainerStatus{status.InitContainerStatuses, status.ContainerStatuses, status.EphemeralContainerStatuses} {
-		for i := range statuses {
-			statuses[i].AllocatedResources = roundedUp(statuses[i].AllocatedResources)
-			if r := statuses[i].Resources; r != nil {
-				roundUpRequirements(r)
-			}
-		}
-	}
+	status.InitContainerStatuses = roundedStatuses(status.InitContainerStatuses)
+	status.ContainerStatuses = roundedStatuses(status.ContainerStatuses)
+	status.EphemeralContainerStatuses = roundedStatuses(status.EphemeralContainerStatuses)
 	status.AllocatedResources = roundedUp(status.AllocatedResources)
 	if status.Resources != nil {
 		roundUpRequirements(status.Resources)
@@ -222,6 +218,13 @@ func defaultPorts(containers []corev1.Container, hostNetwork bool) {
 // (milli scale): list itself when all are multiples already, so a stored
 // object keeps its exact representation, or else a rounded copy.
 func roundedUp(list corev1.ResourceList) corev1.ResourceList {
+	list, _ = rounding(list)
+	return list
+}
+
+// rounding is roundedUp, also reporting whether it rounded anything (and
+// so returns a copy).
+func rounding(list corev1.ResourceList) (corev1.ResourceList, bool) {
 	copied := false
 	for name, q := range list {
 		rounded := q.DeepCopy()
@@ -231,7 +234,42 @@ func roundedUp(list corev1.ResourceList) corev1.ResourceList {
 			list[name] = rounded
 		}
 	}
-	return list
+	return list, copied
+}
+
+// roundedStatuses returns statuses with their allocated and actual
+// resources rounded up (roundedUp): statuses itself when every quantity is
+// a multiple of 1m already, or else a copy holding the rounded lists. The
+// pod decoder shares equal statuses between pods, so they are never
+// written.
+func roundedStatuses(statuses []corev1.ContainerStatus) []corev1.ContainerStatus {
+	copied := false
+	for i := range statuses {
+		s := &statuses[i]
+		allocated, roundedAllocated := rounding(s.AllocatedResources)
+		var limits, requests corev1.ResourceList
+		roundedResources := false
+		if s.Resources != nil {
+			var l, r bool
+			limits, l = rounding(s.Resources.Limits)
+			requests, r = rounding(s.Resources.Requests)
+			roundedResources = l || r
+		}
+		if !roundedAllocated && !roundedResources {
+			continue
+		}
+		if !copied {
+			statuses, copied = slices.Clone(statuses), true
+			s = &statuses[i]
+		}
+		s.AllocatedResources = allocated
+		if roundedResources {
+			r := *s.Resources
+			r.Limits, r.Requests = limits, requests
+			s.Resources = &r
+		}
+	}
+	return statuses
 }
 
 // roundUpRequirements rounds r's limits and requests (roundedUp).

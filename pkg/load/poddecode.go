@@ -40,6 +40,10 @@ type podDecoder struct {
 	// security context is most often "{}".
 	ownerRefs        byText[[]metav1.OwnerReference]
 	securityContexts byText[*corev1.PodSecurityContext]
+	// Container statuses and conditions, slimmed as decoded: those of a
+	// template's ready replicas are equal, and get one slice.
+	statuses   canonical[corev1.ContainerStatus]
+	conditions canonical[corev1.PodCondition]
 	// share gives equal lists and maps of different texts one copy too
 	// ("0.5" and "500m"), as the collector's sharing did. Guarded by mu.
 	mu    sync.Mutex
@@ -113,10 +117,22 @@ func newPodDecoder() *podDecoder {
 		sharedWhole(&d.securityContexts, func(c *corev1.PodSecurityContext) *corev1.PodSecurityContext { return c }),
 		// Slices of large elements, allocated at their length.
 		exact[corev1.Container](),
-		exact[corev1.ContainerStatus](),
 		exact[corev1.Volume](),
-		exact[corev1.PodCondition](),
 		exact[corev1.ContainerPort](),
+		// Slimmed and shared as decoded: never allocated for a pod whose
+		// statuses or conditions an earlier pod has.
+		scratchSlice(func(ss []corev1.ContainerStatus) []corev1.ContainerStatus {
+			for i := range ss {
+				slimContainerStatus(&ss[i])
+			}
+			return d.statuses.get(ss, statusKey, deepEqual)
+		}),
+		scratchSlice(func(cs []corev1.PodCondition) []corev1.PodCondition {
+			for i := range cs {
+				slimCondition(&cs[i])
+			}
+			return d.conditions.get(cs, conditionKey, slices.Equal)
+		}),
 		// Timestamps (conditions, start times): metav1.Time's own
 		// UnmarshalJSON goes through encoding/json for the string.
 		jsonv2.UnmarshalFromFunc(unmarshalTime),
@@ -230,10 +246,19 @@ func sharedWhole[T any](b *byText[T], clip func(T) T) *jsonv2.Unmarshalers {
 
 // exact unmarshals a []T into a slice of exactly its length: the default
 // decoding grows slices by doubling, which for large elements (a Container
-// is 408 bytes, a ContainerStatus 368) leaves a third of their memory
-// unused and allocates twice what it keeps. The elements are decoded into
-// a reused scratch slice, then copied.
+// is 408 bytes, a ContainerStatus 208) leaves a third of their memory
+// unused and allocates twice what it keeps.
 func exact[T any]() *jsonv2.Unmarshalers {
+	return scratchSlice(exactCopy[T])
+}
+
+func exactCopy[T any](s []T) []T { return append(make([]T, 0, len(s)), s...) }
+
+// scratchSlice unmarshals a []T by decoding its elements into a reused
+// scratch slice, then setting the value to done(scratch), which must not
+// retain scratch (null stays nil; [] is an empty, non-nil slice when done
+// copies).
+func scratchSlice[T any](done func(scratch []T) []T) *jsonv2.Unmarshalers {
 	pool := &sync.Pool{New: func() any { return new([]T) }}
 	return jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *[]T) error {
 		switch dec.PeekKind() {
@@ -263,9 +288,48 @@ func exact[T any]() *jsonv2.Unmarshalers {
 		if _, err := dec.ReadToken(); err != nil {
 			return err
 		}
-		*v = append(make([]T, 0, len(*scratch)), *scratch...)
+		*v = done(*scratch)
 		return nil
 	})
+}
+
+// canonical hands out one slice per distinct content, to the decoders on
+// every core. A slice it hands out is shared by every pod that has its
+// content, so nothing may write to it afterwards: slimPod and DefaultPod
+// write to a pod's statuses and conditions only what differs (a status
+// quantity to round gets the pod a copy).
+type canonical[E any] struct {
+	mu    sync.Mutex
+	byKey map[string][][]E
+	key   keyBuf
+}
+
+// get returns the slice equal to v (by equal, which must compare every
+// field) handed out before, or else an exact copy of v, kept for the next
+// ones when its key (a digest of v that equal slices share) has room. v
+// is not retained.
+func (c *canonical[E]) get(v []E, key func(*keyBuf, []E), equal func(a, b []E) bool) []E {
+	if len(v) == 0 {
+		return exactCopy(v)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.key.Reset()
+	key(&c.key, v)
+	variants := c.byKey[string(c.key)]
+	for _, shared := range variants {
+		if equal(shared, v) {
+			return shared
+		}
+	}
+	out := exactCopy(v)
+	if len(variants) < maxSharedVariants {
+		if c.byKey == nil {
+			c.byKey = map[string][][]E{}
+		}
+		c.byKey[string(c.key)] = append(variants, out)
+	}
+	return out
 }
 
 // unmarshalTime reads a metav1.Time as its UnmarshalJSON does (apimachinery

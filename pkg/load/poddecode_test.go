@@ -180,6 +180,48 @@ func TestSharedListsSurviveDefaulting(t *testing.T) {
 	}
 }
 
+// TestSharedStatusesSurviveDefaulting: the pod decoder gives replicas'
+// equal statuses (and conditions) one slice; rounding a quantity of one
+// pod's statuses gives that pod a rounded copy and leaves the shared slice,
+// another pod's, as it was; a pod with nothing to round keeps the shared
+// slice.
+func TestSharedStatusesSurviveDefaulting(t *testing.T) {
+	dec := newPodDecoder()
+	pod := func(name, cpu string) *corev1.Pod {
+		data := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"` + name + `","namespace":"n"},"spec":{"nodeName":"x"},
+ "status":{"conditions":[{"type":"Ready","status":"True","lastTransitionTime":"2026-01-01T00:00:0` + name + `Z"}],
+  "containerStatuses":[{"name":"c","ready":true,"containerID":"containerd://` + name + `","allocatedResources":{"cpu":"` + cpu + `"},
+   "resources":{"requests":{"cpu":"` + cpu + `"}}}]}}`
+		obj, err := dec.decode([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return obj.(*corev1.Pod)
+	}
+	a, b, c, d := pod("1", "0.5m"), pod("2", "0.5m"), pod("3", "100m"), pod("4", "100m")
+	shared := func(x, y *corev1.Pod) bool {
+		return &x.Status.ContainerStatuses[0] == &y.Status.ContainerStatuses[0] && &x.Status.Conditions[0] == &y.Status.Conditions[0]
+	}
+	if !shared(a, b) || !shared(c, d) {
+		t.Fatalf("replicas' statuses and conditions not shared as decoded: a,b %v; c,d %v", shared(a, b), shared(c, d))
+	}
+	DefaultPod(a)
+	DefaultPod(c)
+	half, one := resource.MustParse("0.5m"), resource.MustParse("1m")
+	if s := a.Status.ContainerStatuses[0]; s.AllocatedResources.Cpu().Cmp(one) != 0 || s.Resources.Requests.Cpu().Cmp(one) != 0 {
+		t.Errorf("pod a's status after defaulting: %+v, want 1m of cpu allocated and requested", s)
+	}
+	if s := b.Status.ContainerStatuses[0]; s.AllocatedResources.Cpu().Cmp(half) != 0 || s.Resources.Requests.Cpu().Cmp(half) != 0 {
+		t.Errorf("defaulting pod a changed pod b's shared status: %+v, want 0.5m of cpu as decoded", s)
+	}
+	if &a.Status.ContainerStatuses[0] == &b.Status.ContainerStatuses[0] || &a.Status.Conditions[0] != &b.Status.Conditions[0] {
+		t.Errorf("pod a: rounded statuses should be a copy, conditions still shared")
+	}
+	if !shared(c, d) {
+		t.Errorf("pod c: nothing to round, yet its statuses are no longer shared")
+	}
+}
+
 func equalLists(a, b corev1.ResourceList) bool {
 	if len(a) != len(b) {
 		return false

@@ -155,6 +155,9 @@ func (s *listSharer) podSlices(pod *corev1.Pod) {
 	spec, status := &pod.Spec, &pod.Status
 	spec.Containers = sharedSlice(s, s.containers, spec.Containers, containerKey, deepEqual)
 	spec.InitContainers = sharedSlice(s, s.containers, spec.InitContainers, containerKey, deepEqual)
+	if s.podsShared {
+		return // statuses and conditions are shared as decoded (the pod decoder)
+	}
 	status.ContainerStatuses = sharedSlice(s, s.statuses, status.ContainerStatuses, statusKey, deepEqual)
 	status.InitContainerStatuses = sharedSlice(s, s.statuses, status.InitContainerStatuses, statusKey, deepEqual)
 	// A condition is a comparable struct: == compares every field, those
@@ -315,15 +318,20 @@ func (s *listSharer) podStatus(status *corev1.PodStatus) {
 	for i := range status.HostIPs {
 		intern(s, &status.HostIPs[i].IP)
 	}
+	if status.Resources != nil {
+		s.requirements(status.Resources)
+	}
+	if s.podsShared {
+		// Statuses and conditions are shared as decoded (the pod decoder),
+		// and read on other cores: not a byte of them may be written.
+		return
+	}
 	for i := range status.Conditions {
 		c := &status.Conditions[i]
 		intern(s, &c.Type)
 		intern(s, &c.Status)
 		intern(s, &c.Reason)
 		intern(s, &c.Message)
-	}
-	if status.Resources != nil {
-		s.requirements(status.Resources)
 	}
 	for _, statuses := range [][]corev1.ContainerStatus{status.InitContainerStatuses, status.ContainerStatuses} {
 		for i := range statuses {

@@ -16,7 +16,6 @@ import (
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // slimPod clears the fields of pod that no accounting reads.
@@ -38,15 +37,29 @@ func slimPod(pod *corev1.Pod) {
 			slimContainerStatus(&statuses[i])
 		}
 	}
-	// The request algorithms read a condition's type, status and reason
-	// (a pending or infeasible resize); its times only the kubelet and the
-	// controllers. Without them the replicas' conditions are equal, and
-	// shared (share.go).
 	for i := range pod.Status.Conditions {
-		c := &pod.Status.Conditions[i]
-		c.LastProbeTime, c.LastTransitionTime = metav1.Time{}, metav1.Time{}
+		slimCondition(&pod.Status.Conditions[i])
 	}
 	trimPod(pod)
+}
+
+// slimCondition drops a condition's times. The request algorithms read a
+// condition's type, status and reason (a pending or infeasible resize); its
+// times only the kubelet and the controllers. Without them the replicas'
+// conditions are equal, and shared (share.go, poddecode.go). Like
+// slimContainerStatus, it writes nothing to a condition slimmed already:
+// a shared one is read on other cores.
+func slimCondition(c *corev1.PodCondition) {
+	zero(&c.LastProbeTime)
+	zero(&c.LastTransitionTime)
+}
+
+// zero sets *v to its zero value unless it is zero already.
+func zero[T comparable](v *T) {
+	var z T
+	if *v != z {
+		*v = z
+	}
 }
 
 // trimPod gives the pod's larger slices their exact length: JSON decoding
@@ -94,9 +107,20 @@ func slimContainer(c *corev1.Container) {
 }
 
 // slimContainerStatus keeps a status' name, readiness, restart count and
-// its allocated and actual resources.
+// its allocated and actual resources. It writes nothing to a status slimmed
+// already: the pod decoder shares slimmed statuses between pods, read on
+// other cores.
 func slimContainerStatus(s *corev1.ContainerStatus) {
-	s.State, s.LastTerminationState = corev1.ContainerState{}, corev1.ContainerState{}
-	s.Image, s.ImageID, s.ContainerID = "", "", ""
-	s.VolumeMounts, s.User, s.AllocatedResourcesStatus = nil, nil, nil
+	zero(&s.State)
+	zero(&s.LastTerminationState)
+	zero(&s.Image)
+	zero(&s.ImageID)
+	zero(&s.ContainerID)
+	zero(&s.User)
+	if s.VolumeMounts != nil {
+		s.VolumeMounts = nil
+	}
+	if s.AllocatedResourcesStatus != nil {
+		s.AllocatedResourcesStatus = nil
+	}
 }
