@@ -117,7 +117,7 @@ func newPodDecoder() *podDecoder {
 		sharedWhole(&d.securityContexts, func(c *corev1.PodSecurityContext) *corev1.PodSecurityContext { return c }),
 		// Slices of large elements, allocated at their length.
 		exact[corev1.Container](),
-		exact[corev1.Volume](),
+		scratchSlice(func(vs []corev1.Volume) []corev1.Volume { return keptVolumes(vs, true) }),
 		exact[corev1.ContainerPort](),
 		// Slimmed and shared as decoded: never allocated for a pod whose
 		// statuses or conditions an earlier pod has.
@@ -151,8 +151,8 @@ func newPodDecoder() *podDecoder {
 		skipped[[]corev1.VolumeMountStatus]('['),
 		skipped[*corev1.ContainerUser]('{'),
 		skipped[[]corev1.ResourceStatus]('['),
-		// The volume sources slimVolume drops: kept as empty, so that
-		// slimVolume still sees which source the volume had.
+		// The volume sources that make a volume kubeletOnly: set empty,
+		// so that keptVolumes still sees which source the volume had.
 		emptied[corev1.ConfigMapVolumeSource](),
 		emptied[corev1.SecretVolumeSource](),
 		emptied[corev1.ProjectedVolumeSource](),

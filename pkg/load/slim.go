@@ -4,13 +4,13 @@ package load
 // kube-scheduler's cache nor any view of ours reads, the way the scheduler's
 // own informers drop managedFields (v1.29+) to save memory. What a pod
 // weighs is mostly in what its kubelet and its containers use: environment,
-// mounts, probes, container states. At 150,000 pods this halves the memory
-// the objects take. Only fields of those kinds go; everything the cache
-// accounts for (resources, ports, volumes' claims, affinity, conditions but
-// their times, and
-// the allocated and actual resources in the status) stays, and new API
-// fields stay by default. TestSlimAndShareChangeNoView (pkg/views) checks that every view
-// prints the same with and without it.
+// mounts, probes, container states, the volumes only the kubelet mounts. At
+// 150,000 pods this halves the memory the objects take. Only fields of
+// those kinds go; everything the cache or a scheduler plugin reads
+// (resources, ports, claims and other volumes, affinity, conditions but
+// their times, the allocated and actual resources in the status) stays,
+// and new API fields stay by default. TestSlimAndShareChangeNoView
+// (pkg/views) checks that every view prints the same with and without it.
 
 import (
 	"slices"
@@ -29,9 +29,7 @@ func slimPod(pod *corev1.Pod) {
 	for i := range pod.Spec.EphemeralContainers {
 		slimContainer((*corev1.Container)(&pod.Spec.EphemeralContainers[i].EphemeralContainerCommon))
 	}
-	for i := range pod.Spec.Volumes {
-		slimVolume(&pod.Spec.Volumes[i])
-	}
+	pod.Spec.Volumes = keptVolumes(pod.Spec.Volumes, false)
 	for _, statuses := range [][]corev1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses, pod.Status.EphemeralContainerStatuses} {
 		for i := range statuses {
 			slimContainerStatus(&statuses[i])
@@ -68,7 +66,6 @@ func zero[T comparable](v *T) {
 func trimPod(pod *corev1.Pod) {
 	pod.Spec.InitContainers = trim(pod.Spec.InitContainers)
 	pod.Spec.Containers = trim(pod.Spec.Containers)
-	pod.Spec.Volumes = trim(pod.Spec.Volumes)
 	pod.Spec.Tolerations = trim(pod.Spec.Tolerations)
 	pod.Status.InitContainerStatuses = trim(pod.Status.InitContainerStatuses)
 	pod.Status.ContainerStatuses = trim(pod.Status.ContainerStatuses)
@@ -83,16 +80,44 @@ func trim[S ~[]E, E any](s S) S {
 	return slices.Clone(s)
 }
 
-// slimVolume drops the sources that only the kubelet reads: config maps,
-// secrets, projections, the downward API, emptyDir and hostPath. Every
-// other source stays: claims and ephemeral volumes (NodeInfo's PVC counts,
-// VolumeBinding, VolumeZone), inline disks (VolumeRestrictions' conflicts)
-// and CSI or migratable in-tree volumes (NodeVolumeLimits).
-func slimVolume(v *corev1.Volume) {
+// kubeletOnly reports whether v's source is one that only the kubelet
+// reads: a config map, a secret, a projection, the downward API, emptyDir
+// or hostPath. No scheduler plugin of v1.36.3 looks at such a volume:
+// claims and ephemeral volumes (NodeInfo's PVC counts, VolumeBinding,
+// VolumeZone), inline disks (VolumeRestrictions' conflicts), CSI and
+// migratable in-tree volumes (NodeVolumeLimits) and image volumes
+// (ImageLocality) are all other sources. The only reads that see them are
+// NodeVolumeLimits' and VolumeZone's "no volumes at all" shortcuts, which
+// lead to the same answer as counting none.
+func kubeletOnly(v *corev1.Volume) bool {
 	s := &v.VolumeSource
-	if s.ConfigMap != nil || s.Secret != nil || s.Projected != nil || s.DownwardAPI != nil || s.EmptyDir != nil || s.HostPath != nil {
-		v.VolumeSource = corev1.VolumeSource{}
+	return s.ConfigMap != nil || s.Secret != nil || s.Projected != nil || s.DownwardAPI != nil || s.EmptyDir != nil || s.HostPath != nil
+}
+
+// keptVolumes returns the volumes of vs that are not kubeletOnly, nil when
+// none is: vs itself when none is dropped and fresh is false, or else a new
+// slice of exactly their number. Every pod has such a volume (its service
+// account token, projected): kept, it was 256 bytes a pod.
+func keptVolumes(vs []corev1.Volume, fresh bool) []corev1.Volume {
+	n := 0
+	for i := range vs {
+		if !kubeletOnly(&vs[i]) {
+			n++
+		}
 	}
+	switch {
+	case n == 0:
+		return nil
+	case n == len(vs) && !fresh:
+		return vs
+	}
+	out := make([]corev1.Volume, 0, n)
+	for i := range vs {
+		if !kubeletOnly(&vs[i]) {
+			out = append(out, vs[i])
+		}
+	}
+	return out
 }
 
 // slimContainer keeps a container's name, image, ports, resources, resize
