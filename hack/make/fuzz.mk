@@ -39,7 +39,7 @@
 # makes a starved run slower.
 
 FUZZTIME ?=
-FUZZ_TARGETS ?= ./pkg/load:FuzzReadFiles:3000x ./pkg/load:FuzzScanTypeMeta:20000x ./pkg/load:FuzzTextReader:20000x ./pkg/simulate/script:FuzzParse:15000x
+FUZZ_TARGETS ?= ./pkg/load:FuzzReadFiles:3000x ./pkg/load:FuzzScanTypeMeta:20000x ./pkg/load:FuzzCutTypeMeta:20000x ./pkg/load:FuzzTextReader:20000x ./pkg/simulate/script:FuzzParse:15000x
 HOSTILE_FLAGS ?=
 
 .PHONY: fuzz hostile

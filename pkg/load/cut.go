@@ -235,7 +235,7 @@ func (c *cutter) jsonItems(s *jsonScanner, doc int, header *listHeader, depth in
 		if err != nil {
 			return item, &pieceError{doc: doc, item: item, err: err}
 		}
-		if !c.send(piece{raw: raw, header: h, loc: location{doc: doc, item: item, offset: at}}) {
+		if !c.send(piece{raw: raw, header: h, loc: location{doc: doc, item: item, offset: at}, typeMeta: s.typeMeta}) {
 			return item, errStopped
 		}
 		end, err := s.expect(",]", "after array element")

@@ -177,7 +177,10 @@ func (r *reader) decodePiece(p *piece) {
 // server's way (kindOf), and so does a failed decode, so that errors are
 // the same either way: a malformed object gets Interpret's error first.
 func (r *reader) decodeFast(p *piece, data []byte) bool {
-	apiVersion, kind, ok := scanTypeMeta(data)
+	apiVersion, kind, ok := p.typeMeta.read(data)
+	if !ok {
+		apiVersion, kind, ok = scanTypeMeta(data)
+	}
 	if !ok {
 		return false
 	}

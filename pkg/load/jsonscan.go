@@ -42,6 +42,9 @@ type jsonScanner struct {
 	// read so far in the open objects (innermost last).
 	stack []frame
 	keys  []span
+	// typeMeta locates the apiVersion and kind keys of the last object cut
+	// (typeMetaKeys), relative to its first byte.
+	typeMeta typeMetaKeys
 }
 
 // frame is an open array or object.
@@ -189,6 +192,7 @@ func (s *jsonScanner) cutValue(depth int) ([]byte, int64, error) {
 	}
 	at := s.offset(s.pos)
 	s.stack, s.keys = s.stack[:0], s.keys[:0]
+	s.typeMeta = typeMetaKeys{}
 	inString, isKey := false, false
 	var keyAt int64
 	for {
@@ -260,6 +264,9 @@ func (s *jsonScanner) cutValue(depth int) ([]byte, int64, error) {
 			if top.close != c {
 				return nil, 0, s.mismatch(at, c)
 			}
+			if len(s.stack) == 1 && c == '}' {
+				s.typeMeta = s.topTypeMeta(at)
+			}
 			s.keys = s.keys[:top.keysFrom]
 			s.stack = s.stack[:len(s.stack)-1]
 			if len(s.stack) == 0 {
@@ -279,6 +286,27 @@ func (s *jsonScanner) cutValue(depth int) ([]byte, int64, error) {
 		}
 		s.pos++
 	}
+}
+
+// topTypeMeta finds, among the keys of the object cut from input offset
+// at (all of them recorded, and no other, as it closes), those that
+// encoding/json would fill apiVersion and kind from.
+func (s *jsonScanner) topTypeMeta(at int64) typeMetaKeys {
+	t := typeMetaKeys{known: true}
+	for _, k := range s.keys {
+		text := s.buf[k.from-s.base+1 : k.to-s.base-1] // within the quotes
+		if !plainASCII(text) {
+			return typeMetaKeys{} // case folding beyond ASCII: scanTypeMeta decides
+		}
+		// The last of equal keys wins, as in encoding/json.
+		switch {
+		case bytes.EqualFold(text, []byte("kind")):
+			t.kind = int(k.to - at)
+		case bytes.EqualFold(text, []byte("apiVersion")):
+			t.apiVersion = int(k.to - at)
+		}
+	}
+	return t
 }
 
 // addKey records a key of the innermost open object, failing when the

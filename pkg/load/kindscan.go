@@ -80,6 +80,50 @@ func scanTypeMeta(data []byte) (apiVersion, kind string, ok bool) {
 	return "", "", false
 }
 
+// typeMetaKeys is where the cutter saw an object's apiVersion and kind
+// keys: the offsets just after their closing quotes, 0 for a key the
+// object does not have. known is false when the cutter could not tell (a
+// key with an escape or a non-ASCII byte, which encoding/json may match
+// case-insensitively in ways this does not follow).
+type typeMetaKeys struct {
+	known            bool
+	apiVersion, kind int
+}
+
+// read returns the apiVersion and kind of data, the object the keys were
+// found in, as scanTypeMeta would; ok is false when the keys are not known
+// or a value is not a plain string (scanTypeMeta then decides). It spares
+// the decoders a second walk over every object's top level.
+func (t typeMetaKeys) read(data []byte) (apiVersion, kind string, ok bool) {
+	if !t.known {
+		return "", "", false
+	}
+	if apiVersion, ok = t.value(data, t.apiVersion); !ok {
+		return "", "", false
+	}
+	if kind, ok = t.value(data, t.kind); !ok {
+		return "", "", false
+	}
+	return apiVersion, kind, true
+}
+
+// value reads the plain string after the key ending at data[end] ("" when
+// end is 0: no such key).
+func (t typeMetaKeys) value(data []byte, end int) (string, bool) {
+	if end == 0 {
+		return "", true
+	}
+	if end > len(data) || data[end-1] != '"' {
+		return "", false // not the text the keys were found in
+	}
+	i := skipSpace(data, end)
+	if i >= len(data) || data[i] != ':' {
+		return "", false
+	}
+	v, _, ok := plainString(data, skipSpace(data, i+1))
+	return v, ok
+}
+
 // plainASCII: no escapes, no control or non-ASCII bytes (whose case
 // folding encoding/json treats specially).
 func plainASCII(b []byte) bool {

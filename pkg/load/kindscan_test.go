@@ -1,6 +1,8 @@
 package load
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
@@ -34,6 +36,7 @@ func TestScanTypeMetaAgreesWithInterpret(t *testing.T) {
 		{in: `{"kind" "Pod"}`, declines: true},
 	}
 	for _, tc := range tests {
+		checkCutTypeMeta(t, tc.in)
 		apiVersion, kind, ok := scanTypeMeta([]byte(tc.in))
 		if ok == tc.declines {
 			t.Errorf("%s: ok %v, want %v", tc.in, ok, !tc.declines)
@@ -51,6 +54,59 @@ func TestScanTypeMetaAgreesWithInterpret(t *testing.T) {
 			t.Errorf("%s: %v, Interpret reads %v", tc.in, got, *want)
 		}
 	}
+}
+
+// checkCutTypeMeta cuts in as the reader cuts a List item and checks that
+// where the keys the cutter noted (typeMetaKeys) answer and Interpret reads
+// the object, they agree with it. (Where Interpret fails, the decode fails
+// too and the reader takes Interpret's way for the error.)
+func checkCutTypeMeta(t *testing.T, in string) {
+	t.Helper()
+	s := newJSONScanner(strings.NewReader(in), 1<<20)
+	raw, _, err := s.value(2)
+	if err != nil {
+		return
+	}
+	apiVersion, kind, ok := s.typeMeta.read(bytes.TrimSpace(raw))
+	if !ok {
+		return
+	}
+	want, err := kjson.DefaultMetaFactory.Interpret(raw)
+	if err != nil {
+		return
+	}
+	if got, gotErr := typeMetaKind(apiVersion, kind, nil); gotErr != nil || got != *want {
+		t.Errorf("%q: the cutter's keys read %v %v, Interpret reads %v", in, got, gotErr, *want)
+	}
+}
+
+// TestCutTypeMetaReadsAsScanTypeMeta: on every gen-cluster item the keys
+// the cutter notes answer, and answer what scanTypeMeta reads.
+func TestCutTypeMetaReadsAsScanTypeMeta(t *testing.T) {
+	items := benchItems(t, 5, 200)
+	for _, it := range items {
+		s := newJSONScanner(bytes.NewReader(it.raw), 1<<20)
+		raw, _, err := s.value(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		apiVersion, kind, ok := s.typeMeta.read(raw)
+		wantVersion, wantKind, wantOK := scanTypeMeta(raw)
+		if !ok || !wantOK || apiVersion != wantVersion || kind != wantKind {
+			t.Fatalf("cutter's keys: %q %q %v; scanTypeMeta: %q %q %v\n%s", apiVersion, kind, ok, wantVersion, wantKind, wantOK, raw)
+		}
+	}
+	if len(items) < 205 {
+		t.Fatalf("%d items, want 205", len(items))
+	}
+}
+
+// FuzzCutTypeMeta: whenever the cutter's keys answer, Interpret agrees.
+func FuzzCutTypeMeta(f *testing.F) {
+	f.Add(`{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a"}}`)
+	f.Add(`{"a":[1,{"b":"]"}],"Kind":"x","kind":"y","apiVersion":"g/v"}`)
+	f.Add(`{"kind" : "Pod", "x":{"kind":"Node"}, "APIVERSION":"v1"}`)
+	f.Fuzz(func(t *testing.T, in string) { checkCutTypeMeta(t, in) })
 }
 
 // FuzzScanTypeMeta: whenever the fast path answers, Interpret agrees.

@@ -32,6 +32,8 @@ type piece struct {
 	header  listHeader   // items: the List's kind as far as known; ends: the List's
 	listEnd bool
 	binary  bool // the source is binary data
+	// typeMeta is where the cutter saw a JSON item's apiVersion and kind.
+	typeMeta typeMetaKeys
 
 	obj  kruntime.Object
 	gvk  schema.GroupVersionKind
