@@ -304,32 +304,18 @@ type canonical[E any] struct {
 	key   keyBuf
 }
 
-// get returns the slice equal to v (by equal, which must compare every
-// field) handed out before, or else an exact copy of v, kept for the next
-// ones when its key (a digest of v that equal slices share) has room. v
-// is not retained.
+// get returns the slice equal to v handed out before, or else an exact
+// copy of v (sharedSlice; v is not retained).
 func (c *canonical[E]) get(v []E, key func(*keyBuf, []E), equal func(a, b []E) bool) []E {
 	if len(v) == 0 {
 		return exactCopy(v)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.key.Reset()
-	key(&c.key, v)
-	variants := c.byKey[string(c.key)]
-	for _, shared := range variants {
-		if equal(shared, v) {
-			return shared
-		}
+	if c.byKey == nil {
+		c.byKey = map[string][][]E{}
 	}
-	out := exactCopy(v)
-	if len(variants) < maxSharedVariants {
-		if c.byKey == nil {
-			c.byKey = map[string][][]E{}
-		}
-		c.byKey[string(c.key)] = append(variants, out)
-	}
-	return out
+	return sharedSlice(&c.key, c.byKey, v, key, equal, exactCopy[E])
 }
 
 // unmarshalTime reads a metav1.Time as its UnmarshalJSON does (apimachinery

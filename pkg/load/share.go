@@ -153,16 +153,16 @@ func (s *listSharer) pod(pod *corev1.Pod) {
 // a deep copy), so sharing them is safe as sharing the lists is.
 func (s *listSharer) podSlices(pod *corev1.Pod) {
 	spec, status := &pod.Spec, &pod.Status
-	spec.Containers = sharedSlice(s, s.containers, spec.Containers, containerKey, deepEqual)
-	spec.InitContainers = sharedSlice(s, s.containers, spec.InitContainers, containerKey, deepEqual)
+	spec.Containers = sharedSlice(&s.key, s.containers, spec.Containers, containerKey, deepEqual, asIs)
+	spec.InitContainers = sharedSlice(&s.key, s.containers, spec.InitContainers, containerKey, deepEqual, asIs)
 	if s.podsShared {
 		return // statuses and conditions are shared as decoded (the pod decoder)
 	}
-	status.ContainerStatuses = sharedSlice(s, s.statuses, status.ContainerStatuses, statusKey, deepEqual)
-	status.InitContainerStatuses = sharedSlice(s, s.statuses, status.InitContainerStatuses, statusKey, deepEqual)
+	status.ContainerStatuses = sharedSlice(&s.key, s.statuses, status.ContainerStatuses, statusKey, deepEqual, asIs)
+	status.InitContainerStatuses = sharedSlice(&s.key, s.statuses, status.InitContainerStatuses, statusKey, deepEqual, asIs)
 	// A condition is a comparable struct: == compares every field, those
 	// of future versions too, ten times faster than reflect.DeepEqual.
-	status.Conditions = sharedSlice(s, s.conditions, status.Conditions, conditionKey, slices.Equal)
+	status.Conditions = sharedSlice(&s.key, s.conditions, status.Conditions, conditionKey, slices.Equal, asIs)
 }
 
 // maxSharedVariants bounds the distinct slices kept under one key, and so
@@ -170,26 +170,30 @@ func (s *listSharer) podSlices(pod *corev1.Pod) {
 const maxSharedVariants = 8
 
 // sharedSlice returns the slice of byKey equal to v (by equal, which must
-// compare every field, those of future API versions too), registering v
-// when none is and its key has room. key writes a short digest of v
-// (names, images, restart counts) that equal slices share.
-func sharedSlice[E any](s *listSharer, byKey map[string][][]E, v []E, key func(*keyBuf, []E), equal func(a, b []E) bool) []E {
+// compare every field, those of future API versions too), or else keep(v),
+// registered when its key has room. key writes to kb a short digest of v
+// (names, images, restart counts) that equal slices share. keep is asIs
+// for a slice the caller owns, exactCopy for a scratch slice.
+func sharedSlice[E any](kb *keyBuf, byKey map[string][][]E, v []E, key func(*keyBuf, []E), equal func(a, b []E) bool, keep func([]E) []E) []E {
 	if len(v) == 0 {
 		return v
 	}
-	s.key.Reset()
-	key(&s.key, v)
-	variants := byKey[string(s.key)]
+	kb.Reset()
+	key(kb, v)
+	variants := byKey[string(*kb)]
 	for _, shared := range variants {
 		if equal(shared, v) {
 			return shared
 		}
 	}
+	v = keep(v)
 	if len(variants) < maxSharedVariants {
-		byKey[string(s.key)] = append(variants, v)
+		byKey[string(*kb)] = append(variants, v)
 	}
 	return v
 }
+
+func asIs[E any](v []E) []E { return v }
 
 func deepEqual[E any](a, b []E) bool { return reflect.DeepEqual(a, b) }
 
