@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/dynamic-resource-allocation/deviceclass/extendedresourcecache"
 	resourceslicetracker "k8s.io/dynamic-resource-allocation/resourceslice/tracker"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -163,7 +164,7 @@ func New(ctx context.Context, in Input) (*Evaluator, error) {
 func (e *Evaluator) build(ctx context.Context, in Input, par int) error {
 	client := fake.NewClientset(in.Objects...)
 	factory := informers.NewSharedInformerFactory(client, 0)
-	draManager, err := newDRAManager(ctx, client, factory)
+	draManager, handlers, err := newDRAManager(ctx, client, factory)
 	if err != nil {
 		return err
 	}
@@ -207,15 +208,38 @@ func (e *Evaluator) build(ctx context.Context, in Input, par int) error {
 			return fmt.Errorf("informer for %v did not sync", typ)
 		}
 	}
+	return waitForHandlers(ctx, handlers)
+}
+
+// waitForHandlers waits until every handler has been given the objects of
+// its informer's initial list, as kube-scheduler's WaitForHandlersSync does
+// before its first cycle (scheduler.go, eventhandlers.go, v1.36.3). An
+// informer's cache is synced (WaitForCacheSync) before its handlers have
+// run: the DRA manager's claim cache and the ResourceSlice tracker are
+// filled by handlers on their own goroutines, and a cycle that ran before
+// them found no claims ("could not find ResourceClaim").
+func waitForHandlers(ctx context.Context, handlers []toolscache.DoneChecker) error {
+	for _, h := range handlers {
+		select {
+		case <-h.Done():
+		case <-ctx.Done():
+			return fmt.Errorf("%s did not sync: %w", h.Name(), context.Cause(ctx))
+		}
+	}
 	return nil
 }
 
 // newDRAManager builds DynamicResources' view of claims, slices and device
 // classes when the DynamicResourceAllocation gate is on (the v1.36
-// default), as scheduler.New does.
-func newDRAManager(ctx context.Context, client *fake.Clientset, factory informers.SharedInformerFactory) (fwk.SharedDRAManager, error) {
+// default), as scheduler.New does, and returns the handlers that fill it,
+// for waitForHandlers: the claim cache's (the registration the assume cache
+// hands to every handler added to it, as addAllEventHandlers adds the
+// scheduler's), the ResourceSlice tracker's, and, with DRAExtendedResource
+// on (the v1.36 default), the extended-resource cache's, which upstream
+// feeds from the DeviceClass informer the same way (eventhandlers.go).
+func newDRAManager(ctx context.Context, client *fake.Clientset, factory informers.SharedInformerFactory) (fwk.SharedDRAManager, []toolscache.DoneChecker, error) {
 	if !utilfeature.DefaultFeatureGate.Enabled(features.DynamicResourceAllocation) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	claims := assumecache.NewAssumeCache(klog.FromContext(ctx), factory.Resource().V1().ResourceClaims().Informer(), "ResourceClaim", "", nil)
 	opts := resourceslicetracker.Options{
@@ -230,9 +254,21 @@ func newDRAManager(ctx context.Context, client *fake.Clientset, factory informer
 	}
 	tracker, err := resourceslicetracker.StartTracker(ctx, opts)
 	if err != nil {
-		return nil, fmt.Errorf("starting the ResourceSlice tracker: %w", err)
+		return nil, nil, fmt.Errorf("starting the ResourceSlice tracker: %w", err)
 	}
-	return dynamicresources.NewDRAManager(ctx, claims, tracker, factory), nil
+	manager := dynamicresources.NewDRAManager(ctx, claims, tracker, factory)
+	handlers := []toolscache.DoneChecker{
+		claims.AddEventHandler(toolscache.ResourceEventHandlerFuncs{}).HasSyncedChecker(),
+		tracker.HasSyncedChecker(),
+	}
+	if erCache, ok := manager.DeviceClassResolver().(*extendedresourcecache.ExtendedResourceCache); ok && erCache != nil {
+		reg, err := factory.Resource().V1().DeviceClasses().Informer().AddEventHandler(erCache)
+		if err != nil {
+			return nil, nil, fmt.Errorf("feeding the extended-resource cache: %w", err)
+		}
+		handlers = append(handlers, reg.HasSyncedChecker())
+	}
+	return manager, handlers, nil
 }
 
 // addPod makes a pending pod known to the framework: readable through the
