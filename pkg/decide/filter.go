@@ -9,15 +9,20 @@ import (
 )
 
 // filter runs the Filter plugins (with nominated pods) over candidates,
-// scanning from position start (wrapping around) until
-// numFeasibleNodesToFind nodes pass, as findNodesThatPassFilters does
-// (schedule_one.go, v1.36).
+// scanning from position start (wrapping around), as
+// findNodesThatPassFilters does (schedule_one.go, v1.36.3): the first
+// numFeasibleNodesToFind nodes that pass are the feasible ones, and the scan
+// goes on until one more node passes (upstream cancels the scan when a
+// filter call finds it has one node too many, and drops that node). Nodes
+// rejected before that extra node count as evaluated: they are in the
+// diagnosis, in EvaluatedNodes and in how far the next cycle's start index
+// moves.
 //
-// Upstream filters nodes on parallel goroutines and stops when enough have
-// passed, so which nodes beyond that count were looked at depends on
-// timing. Here nodes are filtered in parallel chunks but taken strictly in
-// scan order: the feasible nodes are the first numFeasibleNodesToFind that
-// pass, and nodes after the last one taken count as not evaluated.
+// Upstream filters nodes on parallel goroutines, so past the last node it
+// keeps, which rejected nodes were looked at before the cancellation
+// depends on timing; with parallelism 1 it is exactly the scan above. Here
+// nodes are filtered in parallel chunks but taken strictly in scan order,
+// so the outcome is parallelism 1's whatever the parallelism.
 func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 	n := len(candidates)
 	if n == 0 {
@@ -36,14 +41,21 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 	c.feasible = slices.Grow(c.feasible, want)
 	c.v.Nodes = slices.Grow(c.v.Nodes, min(n, want+maxFilterChunk))
 	statuses := c.e.filterStatuses(n)
-	for done := 0; done < n && len(c.feasible) < want; {
-		end := min(done+c.filterChunk(want, done), n)
+	// The scan stops at the extra node that passes; FilterAll wants every
+	// node, and there is none beyond.
+	enough := false
+	for done := 0; done < n && !enough; {
+		end := min(done+c.filterChunk(want+1, done), n)
 		c.fw.Parallelizer().Until(ctx, end-done, func(i int) {
 			ni := all[candidates[(start+done+i)%n]]
 			statuses[done+i] = c.fw.RunFilterPluginsWithNominatedPods(ctx, c.state, c.pod, ni)
 		}, "Filter")
 		first := done == 0
-		for ; done < end && len(c.feasible) < want; done++ {
+		for ; done < end; done++ {
+			if len(c.feasible) == want && statuses[done].IsSuccess() {
+				enough = true
+				break
+			}
 			if err := c.take(all[candidates[(start+done)%n]], statuses[done]); err != nil {
 				return err
 			}
