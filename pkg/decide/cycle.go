@@ -341,7 +341,11 @@ func (c *cycle) fail(ctx context.Context) (*Verdict, error) {
 		res, s := c.fw.RunPostFilterPlugins(ctx, c.state, c.pod, c.diag.NodeToStatus)
 		c.diag.PostFilterMsg = s.Message()
 		if s.IsSuccess() && res != nil && res.NominatingInfo != nil && res.NominatedNodeName != "" {
-			c.v.Preemption = &Preemption{NominatedNode: res.NominatedNodeName, Victims: c.e.victims.take(c.pod.UID)}
+			p := &Preemption{NominatedNode: res.NominatedNodeName}
+			p.Victims, p.TerminatingVictims = c.e.victims.take(c.pod.UID, p.NominatedNode)
+			c.v.Preemption = p
+		} else {
+			c.e.victims.forget(c.pod.UID)
 		}
 	}
 	fitErr := &framework.FitError{Pod: c.pod, NumAllNodes: len(c.e.lister.list), Diagnosis: c.diag}

@@ -23,8 +23,9 @@ type want struct {
 	// filters maps node name to NodeResult.Filter().
 	filters map[string]string
 	// victims of a successful preemption, with the nominated node.
-	nominated string
-	victims   []string
+	nominated   string
+	victims     []string
+	terminating []string
 }
 
 type evalCase struct {
@@ -50,6 +51,9 @@ func runCases(t *testing.T, cases []evalCase) {
 				got.nominated = p.NominatedNode
 				for _, victim := range p.Victims {
 					got.victims = append(got.victims, victim.Name)
+				}
+				for _, victim := range p.TerminatingVictims {
+					got.terminating = append(got.terminating, victim.Name)
 				}
 			}
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
@@ -164,6 +168,31 @@ func TestPreemption(t *testing.T) {
 		result: Unschedulable, message: "0/1 nodes are available: 1 Insufficient cpu.",
 		nominated: "n1", victims: []string{"low"},
 	}}})
+}
+
+// Victims already being deleted: DefaultPreemption counts them in its
+// choice, but the executor (framework/preemption/executor.go, v1.36.3)
+// sends no delete for a pod with a deletionTimestamp. The verdict lists
+// what the scheduler deletes and, apart, the victims already terminating,
+// whether some or all of them are.
+func TestPreemptionTerminatingVictims(t *testing.T) {
+	p := pod("p").Priority(100).Req(cpu("1500m")).Obj()
+	msg := "0/1 nodes are available: 1 Insufficient cpu."
+	runCases(t, []evalCase{{
+		name: "mixed",
+		cluster: cluster{nodes: nodes(node("n1")), bound: pods(
+			bound("a", "n1").Priority(0).Req(cpu("900m")),
+			bound("b", "n1").Priority(1).Req(cpu("900m")).Terminating())},
+		pod:  p,
+		want: want{result: Unschedulable, message: msg, nominated: "n1", victims: []string{"a"}, terminating: []string{"b"}},
+	}, {
+		name: "all terminating",
+		cluster: cluster{nodes: nodes(node("n1")), bound: pods(
+			bound("a", "n1").Priority(0).Req(cpu("900m")).Terminating(),
+			bound("b", "n1").Priority(1).Req(cpu("900m")).Terminating())},
+		pod:  p,
+		want: want{result: Unschedulable, message: msg, nominated: "n1", terminating: []string{"b", "a"}},
+	}})
 }
 
 // Pod affinity, the pod's own anti-affinity and existing pods'

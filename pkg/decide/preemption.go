@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
+	policy "k8s.io/api/policy/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -21,19 +22,29 @@ import (
 // The plugin is built with asynchronous preemption off, so every victim is
 // noted before PostFilter returns; that changes when the API calls would
 // happen, not which victims are chosen.
+//
+// The executor makes no call for a victim that is already being deleted
+// (deletionTimestamp set), so the calls alone do not say which pods the
+// chosen node's victims were: the recorder also notes the victims the
+// plugin's dry run selects on each node, and take splits the chosen node's
+// into those the scheduler deletes and those already terminating.
 type victimRecorder struct {
-	mu      sync.Mutex
-	victims map[types.UID][]*v1.Pod
+	mu sync.Mutex
+	// selected: the dry run's victims, by preemptor and node, in the
+	// plugin's order (highest priority first).
+	selected map[types.UID]map[string][]*v1.Pod
+	// deleted: the victims the executor would delete, by preemptor.
+	deleted map[types.UID]map[types.UID]bool
 }
 
 func newVictimRecorder() *victimRecorder {
-	return &victimRecorder{victims: map[types.UID][]*v1.Pod{}}
+	return &victimRecorder{selected: map[types.UID]map[string][]*v1.Pod{}, deleted: map[types.UID]map[types.UID]bool{}}
 }
 
 func (r *victimRecorder) pluginName() string { return defaultpreemption.Name }
 
 // factory returns DefaultPreemption's plugin factory with the recorder in
-// place of its API calls.
+// place of its API calls and around its victim selection.
 func (r *victimRecorder) factory(fts plfeature.Features) frameworkruntime.PluginFactory {
 	fts.EnableAsyncPreemption = false
 	return func(ctx context.Context, args k8sruntime.Object, fh fwk.Handle) (fwk.Plugin, error) {
@@ -42,26 +53,70 @@ func (r *victimRecorder) factory(fts plfeature.Features) frameworkruntime.Plugin
 			return nil, err
 		}
 		p.Executor.PreemptPod = r.preemptPod
+		p.Evaluator.Interface = &selectionRecorder{Interface: p.Evaluator.Interface, r: r}
 		return p, nil
 	}
 }
 
-// preemptPod records the candidate's victims (all of them: the executor skips
-// the call for victims already terminating).
-func (r *victimRecorder) preemptPod(_ context.Context, c preemption.Candidate, preemptor preemption.ExecutorPreemptor, _ *v1.Pod, _ string) error {
+// preemptPod records one delete the executor would send.
+func (r *victimRecorder) preemptPod(_ context.Context, _ preemption.Candidate, preemptor preemption.ExecutorPreemptor, victim *v1.Pod, _ string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.victims[preemptor.UID()]; !ok {
-		r.victims[preemptor.UID()] = append([]*v1.Pod(nil), c.Victims().Pods...)
+	m := r.deleted[preemptor.UID()]
+	if m == nil {
+		m = map[types.UID]bool{}
+		r.deleted[preemptor.UID()] = m
 	}
+	m[victim.UID] = true
 	return nil
 }
 
-// take returns and forgets the victims recorded for a preemptor.
-func (r *victimRecorder) take(uid types.UID) []*v1.Pod {
+// selectionRecorder is the plugin's preemption.Interface with its dry run's
+// victims noted.
+type selectionRecorder struct {
+	preemption.Interface
+	r *victimRecorder
+}
+
+func (s *selectionRecorder) SelectVictimsOnNode(ctx context.Context, state fwk.CycleState, pod *v1.Pod, ni fwk.NodeInfo, pdbs []*policy.PodDisruptionBudget) ([]*v1.Pod, int, *fwk.Status) {
+	victims, violations, status := s.Interface.SelectVictimsOnNode(ctx, state, pod, ni, pdbs)
+	if status.IsSuccess() && ni.Node() != nil {
+		s.r.mu.Lock()
+		m := s.r.selected[pod.UID]
+		if m == nil {
+			m = map[string][]*v1.Pod{}
+			s.r.selected[pod.UID] = m
+		}
+		m[ni.Node().Name] = victims
+		s.r.mu.Unlock()
+	}
+	return victims, violations, status
+}
+
+// take returns the victims of a preemptor's preemption on node, split into
+// those the scheduler would delete and those already terminating (both in
+// the plugin's order), and forgets what was recorded for the preemptor.
+func (r *victimRecorder) take(uid types.UID, node string) (deleted, terminating []*v1.Pod) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	v := r.victims[uid]
-	delete(r.victims, uid)
-	return v
+	calls := r.deleted[uid]
+	for _, p := range r.selected[uid][node] {
+		if calls[p.UID] {
+			deleted = append(deleted, p)
+		} else {
+			terminating = append(terminating, p)
+		}
+	}
+	delete(r.selected, uid)
+	delete(r.deleted, uid)
+	return deleted, terminating
+}
+
+// forget drops what was recorded for a preemptor whose preemption chose no
+// node (the dry run may still have selected victims).
+func (r *victimRecorder) forget(uid types.UID) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.selected, uid)
+	delete(r.deleted, uid)
 }

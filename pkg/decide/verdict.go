@@ -102,8 +102,14 @@ func (n NodeResult) Filter() string {
 type Preemption struct {
 	// NominatedNode is the node the pod would be nominated to.
 	NominatedNode string
-	// Victims are the pods that would be deleted from it, highest priority first.
+	// Victims are the pods the scheduler would delete from it, highest
+	// priority first.
 	Victims []*v1.Pod
+	// TerminatingVictims are the victims DefaultPreemption chose that are
+	// already being deleted (deletionTimestamp set): the scheduler counts
+	// them in its choice but sends no delete for them (Executor,
+	// framework/preemption/executor.go, v1.36.3). Highest priority first.
+	TerminatingVictims []*v1.Pod
 }
 
 // forPod is v for another pod of the same signature: the same outcome.

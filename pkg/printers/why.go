@@ -39,7 +39,7 @@ func SchedulingTable(r *v1alpha1.SchedulingReport) *Table {
 			CSV: []string{fmt.Sprintf("%d", p.FeasibleNodes), fmt.Sprintf("%d", p.EvaluatedNodes)}}
 		victims := "<none>"
 		if p.Preemption != nil {
-			victims = listOrNone(p.Preemption.Victims)
+			victims = victimsText(p.Preemption)
 		}
 		t.Rows = append(t.Rows, []Cell{text(p.Pod), resultCell(p.Result), node, text(orNone(p.Message)),
 			text(orNone(p.Profile)), feasible, text(victims)})
@@ -180,7 +180,17 @@ func preemptionCell(p *v1alpha1.PreemptionDecision) string {
 	if p == nil {
 		return "<none>"
 	}
-	return fmt.Sprintf("nominate %s, evict %s", p.NominatedNode, listOrNone(p.Victims))
+	return fmt.Sprintf("nominate %s, evict %s", p.NominatedNode, victimsText(p))
+}
+
+// victimsText lists the victims the scheduler deletes, then those already
+// terminating (which it counts but does not delete again).
+func victimsText(p *v1alpha1.PreemptionDecision) string {
+	s := listOrNone(p.Victims)
+	if len(p.TerminatingVictims) > 0 {
+		s += " (already terminating: " + listOrNone(p.TerminatingVictims) + ")"
+	}
+	return s
 }
 
 // resultCell colours a pod's result by the scheme.

@@ -229,7 +229,11 @@ func placedNote(v *decide.Verdict) string {
 func unschedulableNote(v *decide.Verdict) string {
 	msg := v.Message
 	if p := v.Preemption; p != nil {
-		msg += fmt.Sprintf(" (preemption would nominate %s and evict %d pods)", p.NominatedNode, len(p.Victims))
+		msg += fmt.Sprintf(" (preemption would nominate %s and evict %d pods", p.NominatedNode, len(p.Victims))
+		if n := len(p.TerminatingVictims); n > 0 {
+			msg += fmt.Sprintf(", %d more already terminating", n)
+		}
+		msg += ")"
 	}
 	return msg
 }

@@ -27,6 +27,9 @@ func podDecision(v *decide.Verdict) v1alpha1.PodDecision {
 		for _, victim := range p.Victims {
 			d.Preemption.Victims = append(d.Preemption.Victims, podKey(victim))
 		}
+		for _, victim := range p.TerminatingVictims {
+			d.Preemption.TerminatingVictims = append(d.Preemption.TerminatingVictims, podKey(victim))
+		}
 	}
 	for _, n := range v.Nodes {
 		d.Nodes = append(d.Nodes, nodeDecision(n))

@@ -77,6 +77,10 @@ type PreemptionDecision struct {
 	NominatedNode string `json:"nominatedNode"`
 	// Victims are "namespace/name" of the pods it would delete.
 	Victims []string `json:"victims"`
+	// TerminatingVictims are "namespace/name" of the victims it chose that
+	// are already being deleted (deletionTimestamp set): the scheduler
+	// sends no delete for them. Absent when there are none.
+	TerminatingVictims []string `json:"terminatingVictims,omitempty"`
 }
 
 // NodeDecision is one node's outcome.
