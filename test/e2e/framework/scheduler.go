@@ -41,17 +41,17 @@ type Scheduler struct {
 
 // StartScheduler runs the real kube-scheduler against c as admin (no leader
 // election, no serving port) and waits until its caches have synced. It is
-// stopped in t.Cleanup.
-func StartScheduler(t *testing.T, c *Cluster) *Scheduler {
+// stopped in t.Cleanup. args are added to its command line (e.g. --config).
+func StartScheduler(t *testing.T, c *Cluster, args ...string) *Scheduler {
 	t.Helper()
 	began := time.Now()
 	s := &Scheduler{LogPath: filepath.Join(c.Dir, "kube-scheduler.log")}
-	s.proc = startProcess(t, "kube-scheduler", s.LogPath, c.Binaries.KubeScheduler,
-		"--kubeconfig="+c.Kubeconfig(UserAdmin),
+	s.proc = startProcess(t, "kube-scheduler", s.LogPath, c.Binaries.KubeScheduler, append([]string{
+		"--kubeconfig=" + c.Kubeconfig(UserAdmin),
 		"--leader-elect=false",
 		"--secure-port=0",
 		"--vmodule=server=3",
-	)
+	}, args...)...)
 	ctx, cancel := context.WithTimeout(t.Context(), schedulerStartTimeout)
 	defer cancel()
 	lr := &logReader{path: s.LogPath}
