@@ -96,7 +96,7 @@ type SimulateOptions struct {
 	CleanupPeriod time.Duration
 	Until         time.Duration
 	Script        string
-	ConfigFile    string
+	ConfigFiles   []string
 	genericiooptions.IOStreams
 	runContext
 
@@ -138,7 +138,7 @@ func NewCmdSimulate(streams genericiooptions.IOStreams) *cobra.Command {
 	f.Lookup("all-namespaces").Usage = "With --pending, the pending pods of all namespaces"
 	f.StringVarP(&o.Selector, "selector", "l", o.Selector, "With --pending, only pods matching this label selector")
 	f.StringVar(&o.Node, "node", o.Node, "Assume every pod on this node, without a fit check (default: where kube-scheduler v1.36 would place it)")
-	f.StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file whose profiles place the pods (default: kube-scheduler's default configuration)")
+	f.StringArrayVar(&o.ConfigFiles, "config", o.ConfigFiles, "A KubeSchedulerConfiguration (v1) file whose profiles place the pods (default: kube-scheduler's default configuration); repeat it to compare configurations side by side")
 	f.StringVar(&o.Bind, "bind", o.Bind, "Binding outcome: confirm (Add event), fail (ForgetPod) or lost (no Add event)")
 	f.StringArrayVar(&o.BindFor, "bind-for", o.BindFor, "Binding outcome of one pod, NAMESPACE/NAME=confirm|fail|lost (repeatable)")
 	f.StringVar(&o.TTL, "ttl", o.TTL, "Assumed-pod TTL, e.g. 30s; 0 never expires from v1.25 (default: that of the kube-scheduler version modelled)")
@@ -153,10 +153,10 @@ func NewCmdSimulate(streams genericiooptions.IOStreams) *cobra.Command {
 
 // schedulerConfig is --config, or nil for kube-scheduler's default.
 func (o *SimulateOptions) schedulerConfig() (*decide.Config, error) {
-	if o.ConfigFile == "" {
+	if len(o.ConfigFiles) == 0 {
 		return nil, nil
 	}
-	return decide.LoadConfigFile(o.ConfigFile)
+	return decide.LoadConfigFile(o.ConfigFiles[0])
 }
 
 // noteTimelineFlags records which timeline-only duration flags were given:
@@ -183,7 +183,7 @@ func (o *SimulateOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
 	}
-	for _, check := range []func() error{o.validateSources, o.validateScript, o.validateDurations} {
+	for _, check := range []func() error{o.validateSources, o.validateScript, o.validateDurations, o.validateConfigs} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -380,6 +380,9 @@ func (o *SimulateOptions) newSimulator() (*simulate.Simulator, *load.Cluster, si
 // get does.
 func (o *SimulateOptions) Run() error {
 	raiseMemoryLimitForDecisions()
+	if len(o.ConfigFiles) > 1 {
+		return o.compareConfigs()
+	}
 	steps, err := o.readScript()
 	if err != nil {
 		return err

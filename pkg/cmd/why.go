@@ -42,7 +42,7 @@ var whyExample = `  # Why are the pending pods of the current namespace Pending,
 type WhyOptions struct {
 	Input      *InputFlags
 	Output     *OutputFlags
-	ConfigFile string
+	ConfigFiles []string
 	// Pods are the POD arguments: NAME (in the namespace of -n or the
 	// kubeconfig context) or NAMESPACE/NAME.
 	Pods []string
@@ -86,7 +86,7 @@ unschedulable or gated, 2 error.`,
 		ValidArgsFunction: completePodNames(o.Input),
 	}, o.Input, o.Output, o)
 	cmd.Flags().Lookup("all-namespaces").Usage = "Every pending pod of the cluster, whatever its namespace"
-	cmd.Flags().StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file: profiles, plugin weights and arguments, percentageOfNodesToScore")
+	cmd.Flags().StringArrayVar(&o.ConfigFiles, "config", o.ConfigFiles, "A KubeSchedulerConfiguration (v1) file: profiles, plugin weights and arguments, percentageOfNodesToScore; with --pod-file, repeat it to compare configurations side by side")
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "A Pod, Deployment, ReplicaSet, StatefulSet, Job, CronJob or DaemonSet: place its replicas one after the other and say how many fit, and where")
 	cmd.Flags().IntVar(&o.Replicas, "replicas", o.Replicas, "With --pod-file, how many replicas to place (default: the workload's own count; a DaemonSet: one per node)")
 	return cmd
@@ -118,7 +118,7 @@ func (o *WhyOptions) Validate() error {
 	if o.Replicas < -1 {
 		return fmt.Errorf("--replicas must not be negative, got %d", o.Replicas)
 	}
-	return nil
+	return o.validateConfigs()
 }
 
 // errNotScheduled: some pod would stay Pending (exit 1).
@@ -135,6 +135,9 @@ func (o *WhyOptions) Run() error {
 
 func (o *WhyOptions) run(ctx context.Context) error {
 	raiseMemoryLimitForDecisions()
+	if len(o.ConfigFiles) > 1 {
+		return o.compareConfigs(ctx)
+	}
 	cfg, err := o.schedulerConfig()
 	if err != nil {
 		return err
@@ -179,10 +182,10 @@ func (o *WhyOptions) showsNodes() bool {
 }
 
 func (o *WhyOptions) schedulerConfig() (*decide.Config, error) {
-	if o.ConfigFile == "" {
+	if len(o.ConfigFiles) == 0 {
 		return decide.DefaultConfig()
 	}
-	return decide.LoadConfigFile(o.ConfigFile)
+	return decide.LoadConfigFile(o.ConfigFiles[0])
 }
 
 func (o *WhyOptions) evaluate(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config, targets []*v1.Pod) ([]*decide.Verdict, error) {

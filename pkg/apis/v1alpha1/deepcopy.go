@@ -41,3 +41,6 @@ func (in *Simulation) DeepCopyObject() runtime.Object { return deepCopyJSON(in) 
 func SetKind(obj runtime.Object, kind string) {
 	obj.GetObjectKind().SetGroupVersionKind(SchemeGroupVersion.WithKind(kind))
 }
+
+// DeepCopyObject implements runtime.Object.
+func (in *ConfigComparison) DeepCopyObject() runtime.Object { return deepCopyJSON(in) }

@@ -1,0 +1,292 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
+	"github.com/schedcache/kubectl-schedcache/pkg/load"
+	"github.com/schedcache/kubectl-schedcache/pkg/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/printers"
+	"github.com/schedcache/kubectl-schedcache/pkg/simulate"
+	"github.com/schedcache/kubectl-schedcache/pkg/views"
+)
+
+// Comparing configurations: "simulate --config A --config B …" and
+// "why --pod-file F --config A --config B …" place the same pods, from the
+// same loaded cluster state, once per configuration, and print a
+// ConfigComparison: one row per configuration. With one --config the
+// commands run as before.
+
+// validateConfigs refuses what cannot be compared: a script names its own
+// nodes, and --node places pods without the scheduler.
+func (o *SimulateOptions) validateConfigs() error {
+	switch {
+	case len(o.ConfigFiles) < 2:
+		return nil
+	case o.Script != "":
+		return errors.New("--script cannot be used with more than one --config: the script's steps name the nodes")
+	case o.Node != "":
+		return errors.New("--node cannot be used with more than one --config: it places every pod without the scheduler")
+	}
+	return nil
+}
+
+// validateConfigs: the comparison places --pod-file's replicas.
+func (o *WhyOptions) validateConfigs() error {
+	if len(o.ConfigFiles) > 1 && o.PodFile == "" {
+		return errors.New("more than one --config needs --pod-file: the comparison places the file's replicas under each configuration")
+	}
+	return nil
+}
+
+// loadConfigs reads every --config before any work, so that a bad file
+// fails first; names are the files' base names, or the paths as given
+// when two base names are the same.
+func loadConfigs(files []string) ([]*decide.Config, []string, error) {
+	cfgs := make([]*decide.Config, len(files))
+	names := make([]string, len(files))
+	seen := map[string]int{}
+	for i, f := range files {
+		cfg, err := decide.LoadConfigFile(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		cfgs[i], names[i] = cfg, filepath.Base(f)
+		seen[names[i]]++
+	}
+	for i, f := range files {
+		if seen[names[i]] > 1 {
+			names[i] = f
+		}
+	}
+	return cfgs, names, nil
+}
+
+// outcomeOf is one configuration's row: the counts given and the nodes'
+// fill read from the cache after placement.
+func outcomeOf(name, file string, pods, placed int, c cache.Cache) (v1alpha1.ConfigOutcome, error) {
+	snap := cache.NewEmptySnapshot()
+	if err := c.UpdateSnapshot(snap); err != nil {
+		return v1alpha1.ConfigOutcome{}, err
+	}
+	out := v1alpha1.ConfigOutcome{Config: name, File: file, Pods: pods, Placed: placed, Pending: pods - placed}
+	out.SchedulableNodes, out.NodesUsed, out.Utilisation = views.NodeFill(snap.List())
+	return out, nil
+}
+
+func newConfigComparison(command string) *v1alpha1.ConfigComparison {
+	out := &v1alpha1.ConfigComparison{Command: command, Configs: []v1alpha1.ConfigOutcome{}}
+	v1alpha1.SetKind(out, "ConfigComparison")
+	return out
+}
+
+// quietAfterFirst runs each configuration with the command's stderr for
+// the first only: the input, and so its warnings, are the same for all.
+func quietAfterFirst(errOut *io.Writer, n int, run func(i int) error) error {
+	saved := *errOut
+	defer func() { *errOut = saved }()
+	for i := range n {
+		if i > 0 {
+			*errOut = io.Discard
+		}
+		if err := run(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rereadableStdin makes "-" among files readable once per configuration:
+// stdin is read once and handed out again from memory.
+func rereadableStdin(in *io.Reader, files ...string) (func(), error) {
+	if !slices.Contains(files, "-") {
+		return func() {}, nil
+	}
+	data, err := io.ReadAll(*in)
+	if err != nil {
+		return nil, fmt.Errorf("reading stdin: %w", err)
+	}
+	return func() { *in = bytes.NewReader(data) }, nil
+}
+
+// compareConfigs is simulate with two or more --config files. It exits as
+// the plain command does (0 once the simulations ran, whatever they placed).
+func (o *SimulateOptions) compareConfigs() error {
+	cfgs, names, err := loadConfigs(o.ConfigFiles)
+	if err != nil {
+		return err
+	}
+	rewind, err := rereadableStdin(&o.In, o.PodFiles...)
+	if err != nil {
+		return err
+	}
+	cluster, err := o.Input.Load(o.context(), o.IOStreams)
+	if err != nil {
+		return err
+	}
+	profile, choice, err := o.Input.Profile(o.ErrOut)
+	if err != nil {
+		return err
+	}
+	ttl, err := simulate.ResolveTTL(o.ttl, &profile.Behavior, choice.Given, choice.Why)
+	if err != nil {
+		return err
+	}
+	if err := o.checkTicks(ttl.TTL, &profile); err != nil {
+		return usageError(err)
+	}
+	out := newConfigComparison("simulate")
+	err = quietAfterFirst(&o.ErrOut, len(cfgs), func(i int) error {
+		rewind()
+		row, source, err := o.simulateUnder(cfgs[i], cluster, ttl, &profile, i == 0)
+		if err != nil {
+			return err
+		}
+		row.Config, row.File, out.Source = names[i], o.ConfigFiles[i], source
+		out.Configs = append(out.Configs, row)
+		return nil
+	})
+	if errors.Is(err, errNoPendingPods) {
+		noResourcesFound(o.ErrOut, o.pendingNamespace())
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return printComparison(o.Output, o.Out, out)
+}
+
+// simulateUnder runs the plain timeline under one configuration over a
+// model built afresh from cluster.
+func (o *SimulateOptions) simulateUnder(cfg *decide.Config, cluster *load.Cluster, ttl simulate.TTLChoice, profile *cache.Profile, first bool) (v1alpha1.ConfigOutcome, string, error) {
+	sim, err := simulate.New(o.simOptions(ttl, profile, cfg), func(opts cache.Options) (*model.Model, []k8sruntime.Object, error) {
+		m, err := o.Input.BuildModel(cluster, opts, o.ErrOut)
+		if err != nil {
+			return nil, nil, err
+		}
+		return m, cluster.Objects, nil
+	})
+	if err != nil {
+		return v1alpha1.ConfigOutcome{}, "", err
+	}
+	defer sim.Close()
+	pods, err := o.podsToSimulate(sim.Model())
+	if err != nil {
+		return v1alpha1.ConfigOutcome{}, "", err
+	}
+	if first {
+		fmt.Fprintln(o.ErrOut, ttl.Note())
+	}
+	warnMissing(o.ErrOut, pods, cluster.Objects)
+	res, err := sim.Run(decide.QueueOrder(pods))
+	if err != nil {
+		return v1alpha1.ConfigOutcome{}, "", usageError(err)
+	}
+	placed := 0
+	for _, p := range res.Pods {
+		if p.State == string(cache.StateAssumed) || p.State == string(cache.StateAdded) {
+			placed++
+		}
+	}
+	row, err := outcomeOf("", "", len(res.Pods), placed, sim.Model().Cache)
+	return row, res.Source, err
+}
+
+// compareConfigs is why --pod-file with two or more --config files: the
+// replicas placed under each. It exits 1 when under some configuration a
+// replica does not fit (the plain command's exit for its worst case).
+func (o *WhyOptions) compareConfigs(ctx context.Context) error {
+	cfgs, names, err := loadConfigs(o.ConfigFiles)
+	if err != nil {
+		return err
+	}
+	cluster, err := o.Input.Load(ctx, o.IOStreams)
+	if err != nil {
+		return err
+	}
+	w, err := readPodFile(o.PodFile, o.In, o.Input.Limits(), o.ErrOut)
+	if err != nil {
+		return err
+	}
+	out := newConfigComparison("why")
+	var lines []string
+	err = quietAfterFirst(&o.ErrOut, len(cfgs), func(i int) error {
+		m, err := o.Input.BuildModel(cluster, cache.Options{}, o.ErrOut)
+		if err != nil {
+			return err
+		}
+		report, err := o.replicasUnder(ctx, m, cluster.Objects, cfgs[i], w)
+		if err != nil {
+			return err
+		}
+		r := report.Replicas
+		row, err := outcomeOf(names[i], o.ConfigFiles[i], r.Requested, r.Fit, m.Cache)
+		if err != nil {
+			return err
+		}
+		if r.Fit < r.Requested {
+			row.ExitCode = ExitError
+		}
+		out.Source = m.Source
+		out.Configs = append(out.Configs, row)
+		// The replicas' messages are not printed here.
+		line := strings.Replace(replicaLine(report), " does not: see its message above", " does not fit", 1)
+		lines = append(lines, names[i]+": "+line)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := printComparison(o.Output, o.Out, out); err != nil {
+		return err
+	}
+	for _, l := range lines {
+		fmt.Fprintln(o.ErrOut, l)
+	}
+	for _, c := range out.Configs {
+		if c.ExitCode != ExitOK {
+			return &exitError{code: ExitError, err: errNotScheduled, silent: true}
+		}
+	}
+	return nil
+}
+
+// replicasUnder places w's replicas over m under cfg, as runReplicas does.
+func (o *WhyOptions) replicasUnder(ctx context.Context, m *model.Model, objects []k8sruntime.Object, cfg *decide.Config, w *decide.Workload) (*v1alpha1.SchedulingReport, error) {
+	n := w.DefaultReplicas
+	if o.Replicas >= 0 {
+		n = o.Replicas
+	}
+	pods, claims, err := w.Replicas(n, m.Nodes, objects)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pods {
+		load.DefaultPod(p)
+	}
+	warnPriority(o, pods)
+	all := append(append([]k8sruntime.Object{}, objects...), claims...)
+	warnMissing(o.ErrOut, pods[:min(1, len(pods))], all)
+	verdicts, err := o.place(ctx, m, all, cfg, w, pods)
+	if err != nil {
+		return nil, err
+	}
+	report := views.SchedulingReport(m.Source, cfg.Source, verdicts)
+	report.Replicas = replicaSummary(w, len(pods), verdicts)
+	return report, nil
+}
+
+func printComparison(f *OutputFlags, out io.Writer, c *v1alpha1.ConfigComparison) error {
+	return f.PrintTable(out, c, func(printers.TableOptions) (*printers.Table, error) { return printers.ConfigComparisonTable(c), nil }, nil)
+}
