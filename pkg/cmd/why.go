@@ -40,8 +40,8 @@ var whyExample = `  # Why are the pending pods of the current namespace Pending,
 
 // WhyOptions drive "why".
 type WhyOptions struct {
-	Input      *InputFlags
-	Output     *OutputFlags
+	Input       *InputFlags
+	Output      *OutputFlags
 	ConfigFiles []string
 	// Pods are the POD arguments: NAME (in the namespace of -n or the
 	// kubeconfig context) or NAMESPACE/NAME.
