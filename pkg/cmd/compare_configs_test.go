@@ -1,0 +1,123 @@
+package cmd
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+)
+
+const (
+	spreadConfig  = "testdata/configs/spread.yaml"
+	binpackConfig = "testdata/configs/binpack.yaml"
+)
+
+// configRow is what the comparison says of one configuration, with the
+// utilisation as [nodes, mean, sd, max] per resource.
+type configRow struct {
+	name                                      string
+	pods, placed, pending, used, schedulable int
+	exit                                      int
+	util                                      map[string][4]float64
+}
+
+// twoReplicas, by hand, on testdata/fixtures/replicas.yaml (n1 and n2:
+// 2 cpu, 8Gi, 10 pods; "cordoned" is not schedulable) with two replicas
+// of 1 cpu and 1Gi (testdata/pods/deployment.yaml):
+//   - spread.yaml (LeastAllocated): n1 then n2. cpu 1/2 on each: mean 0.5,
+//     sd 0, max 0.5; memory 1/8 each; pods 1/10 each; 2 nodes used.
+//   - binpack.yaml (MostAllocated): n1 then n1 again. cpu 2/2 and 0: mean
+//     0.5, sd 0.5, max 1; memory 2/8 and 0: 0.125, 0.125, 0.25; pods 2/10
+//     and 0: 0.1, 0.1, 0.2; 1 node used.
+var twoReplicas = []configRow{
+	{name: "spread.yaml", pods: 2, placed: 2, used: 2, schedulable: 2, util: map[string][4]float64{
+		"cpu": {2, 0.5, 0, 0.5}, "memory": {2, 0.125, 0, 0.125}, "pods": {2, 0.1, 0, 0.1}}},
+	{name: "binpack.yaml", pods: 2, placed: 2, used: 1, schedulable: 2, util: map[string][4]float64{
+		"cpu": {2, 0.5, 0.5, 1}, "memory": {2, 0.125, 0.125, 0.25}, "pods": {2, 0.1, 0.1, 0.2}}},
+}
+
+func checkComparison(t *testing.T, out, command string, want []configRow) {
+	t.Helper()
+	var c v1alpha1.ConfigComparison
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if c.Kind != "ConfigComparison" || c.Command != command || c.Source != "file "+replicasFixture || len(c.Configs) != len(want) {
+		t.Fatalf("comparison %+v", c)
+	}
+	for i, w := range want {
+		g := c.Configs[i]
+		if g.Config != w.name || g.Pods != w.pods || g.Placed != w.placed || g.Pending != w.pending ||
+			g.NodesUsed != w.used || g.SchedulableNodes != w.schedulable || g.ExitCode != w.exit || len(g.Utilisation) != 3 {
+			t.Errorf("config %d: %+v, want %+v", i, g, w)
+			continue
+		}
+		for _, u := range g.Utilisation {
+			e := w.util[u.Resource]
+			if float64(u.Nodes) != e[0] || math.Abs(u.Mean-e[1]) > 1e-12 || math.Abs(u.StdDev-e[2]) > 1e-12 || math.Abs(u.Max-e[3]) > 1e-12 {
+				t.Errorf("%s %s: %+v, want nodes, mean, sd, max %v", w.name, u.Resource, u, e)
+			}
+		}
+	}
+}
+
+func TestWhyComparesConfigs(t *testing.T) {
+	args := []string{"why", "-f", replicasFixture, "--pod-file", "testdata/pods/deployment.yaml", "--config", spreadConfig, "--config", binpackConfig}
+	r := run(t, "", append(args, "--replicas", "2", "-o", "json")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	checkComparison(t, r.stdout, "why", twoReplicas)
+	for _, line := range []string{"spread.yaml: Deployment shop/api: 2 of 2 replicas fit (n1: 1, n2: 1)", "binpack.yaml: Deployment shop/api: 2 of 2 replicas fit (n1: 2)"} {
+		if !strings.Contains(r.stderr, line) {
+			t.Errorf("stderr lacks %q:\n%s", line, r.stderr)
+		}
+	}
+
+	// All five replicas: 4 fit under either (2 cpu per node), so the
+	// comparison exits 1, as the plain command does for each.
+	r = run(t, "", args...)
+	if r.code != 1 {
+		t.Fatalf("5 replicas: exit %d, want 1: %s", r.code, r.stderr)
+	}
+	for _, row := range []string{"spread.yaml    5      4        1         2/2", "binpack.yaml   5      4        1         2/2"} {
+		if !strings.Contains(r.stdout, row) {
+			t.Errorf("table lacks %q:\n%s", row, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stderr, "4 of 5 replicas fit (n1: 2, n2: 2); shop/api-") || !strings.Contains(r.stderr, " does not fit") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+
+	r = run(t, "", "why", "-f", replicasFixture, "--config", spreadConfig, "--config", binpackConfig)
+	if r.code != 2 || !strings.Contains(r.stderr, "more than one --config needs --pod-file") {
+		t.Errorf("without --pod-file: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+func TestSimulateComparesConfigs(t *testing.T) {
+	args := []string{"simulate", "-f", replicasFixture, "--pod-file", "testdata/pods/deployment.yaml", "--replicas", "2"}
+	r := run(t, "", append(args, "--config", spreadConfig, "--config", binpackConfig, "-o", "json")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	checkComparison(t, r.stdout, "simulate", twoReplicas)
+	if n := strings.Count(r.stderr, "note: TTL 0"); n != 1 {
+		t.Errorf("the TTL note %d times, want once:\n%s", n, r.stderr)
+	}
+
+	// One --config is the plain command: spread.yaml is kube-scheduler's
+	// default configuration, so the output is that of no --config.
+	plain := run(t, "", args...)
+	one := run(t, "", append(args, "--config", spreadConfig)...)
+	if one.code != 0 || one.stdout != plain.stdout || one.stderr != plain.stderr || !strings.Contains(one.stdout, "assume") {
+		t.Errorf("one --config:\n%s%s\nwant\n%s%s", one.stdout, one.stderr, plain.stdout, plain.stderr)
+	}
+
+	r = run(t, "", "simulate", "-f", replicasFixture, "--script", "x.yaml", "--config", spreadConfig, "--config", binpackConfig)
+	if r.code != 2 || !strings.Contains(r.stderr, "--script cannot be used with more than one --config") {
+		t.Errorf("--script: exit %d: %s", r.code, r.stderr)
+	}
+}
