@@ -17,10 +17,10 @@ const (
 // configRow is what the comparison says of one configuration, with the
 // utilisation as [nodes, mean, sd, max] per resource.
 type configRow struct {
-	name                                      string
+	name                                     string
 	pods, placed, pending, used, schedulable int
-	exit                                      int
-	util                                      map[string][4]float64
+	exit                                     int
+	util                                     map[string][4]float64
 }
 
 // twoReplicas, by hand, on testdata/fixtures/replicas.yaml (n1 and n2:
