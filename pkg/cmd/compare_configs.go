@@ -262,31 +262,6 @@ func (o *WhyOptions) compareConfigs(ctx context.Context) error {
 	return nil
 }
 
-// replicasUnder places w's replicas over m under cfg, as runReplicas does.
-func (o *WhyOptions) replicasUnder(ctx context.Context, m *model.Model, objects []k8sruntime.Object, cfg *decide.Config, w *decide.Workload) (*v1alpha1.SchedulingReport, error) {
-	n := w.DefaultReplicas
-	if o.Replicas >= 0 {
-		n = o.Replicas
-	}
-	pods, claims, err := w.Replicas(n, m.Nodes, objects)
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range pods {
-		load.DefaultPod(p)
-	}
-	warnPriority(o, pods)
-	all := append(append([]k8sruntime.Object{}, objects...), claims...)
-	warnMissing(o.ErrOut, pods[:min(1, len(pods))], all)
-	verdicts, err := o.place(ctx, m, all, cfg, w, pods)
-	if err != nil {
-		return nil, err
-	}
-	report := views.SchedulingReport(m.Source, cfg.Source, verdicts)
-	report.Replicas = replicaSummary(w, len(pods), verdicts)
-	return report, nil
-}
-
 func printComparison(f *OutputFlags, out io.Writer, c *v1alpha1.ConfigComparison) error {
 	return f.PrintTable(out, c, func(printers.TableOptions) (*printers.Table, error) { return printers.ConfigComparisonTable(c), nil }, nil)
 }

@@ -27,25 +27,10 @@ func (o *WhyOptions) runReplicas(ctx context.Context, m *model.Model, objects []
 	if err != nil {
 		return err
 	}
-	n := w.DefaultReplicas
-	if o.Replicas >= 0 {
-		n = o.Replicas
-	}
-	pods, claims, err := w.Replicas(n, m.Nodes, objects)
+	report, err := o.replicasUnder(ctx, m, objects, cfg, w)
 	if err != nil {
 		return err
 	}
-	for _, p := range pods {
-		load.DefaultPod(p)
-	}
-	warnPriority(o, pods)
-	warnMissing(o.ErrOut, pods[:min(1, len(pods))], append(append([]runtime.Object{}, objects...), claims...))
-	verdicts, err := o.place(ctx, m, append(append([]runtime.Object{}, objects...), claims...), cfg, w, pods)
-	if err != nil {
-		return err
-	}
-	report := views.SchedulingReport(m.Source, cfg.Source, verdicts)
-	report.Replicas = replicaSummary(w, len(pods), verdicts)
 	table := func(printers.TableOptions) (*printers.Table, error) { return printers.SchedulingTable(report), nil }
 	var detail func(printers.TableOptions) error
 	if o.Output.Wide() {
@@ -59,6 +44,32 @@ func (o *WhyOptions) runReplicas(ctx context.Context, m *model.Model, objects []
 		return &exitError{code: ExitError, err: errNotScheduled, silent: true}
 	}
 	return nil
+}
+
+// replicasUnder places w's replicas (--replicas, else the workload's own
+// count) over m under cfg, and reports them with the replica summary.
+func (o *WhyOptions) replicasUnder(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config, w *decide.Workload) (*v1alpha1.SchedulingReport, error) {
+	n := w.DefaultReplicas
+	if o.Replicas >= 0 {
+		n = o.Replicas
+	}
+	pods, claims, err := w.Replicas(n, m.Nodes, objects)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pods {
+		load.DefaultPod(p)
+	}
+	warnPriority(o, pods)
+	all := append(append([]runtime.Object{}, objects...), claims...)
+	warnMissing(o.ErrOut, pods[:min(1, len(pods))], all)
+	verdicts, err := o.place(ctx, m, all, cfg, w, pods)
+	if err != nil {
+		return nil, err
+	}
+	report := views.SchedulingReport(m.Source, cfg.Source, verdicts)
+	report.Replicas = replicaSummary(w, len(pods), verdicts)
+	return report, nil
 }
 
 // place runs the replicas' cycles in sequence over the model's cache.
