@@ -121,3 +121,16 @@ func TestSimulateComparesConfigs(t *testing.T) {
 		t.Errorf("--script: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// The comparison in CSV: one field per figure, the ratios with four
+// decimals (the hand computation of twoReplicas).
+func TestCompareConfigsCSV(t *testing.T) {
+	r := run(t, "", "why", "-f", replicasFixture, "--pod-file", "testdata/pods/deployment.yaml", "--replicas", "2",
+		"--config", spreadConfig, "--config", binpackConfig, "-o", "csv")
+	want := "CONFIG,PODS,PLACED,PENDING,NODES_USED,SCHEDULABLE_NODES,CPU_MEAN,CPU_SD,CPU_MAX,MEMORY_MEAN,MEMORY_SD,MEMORY_MAX,PODS_USED_MEAN,PODS_USED_SD,PODS_USED_MAX\n" +
+		"spread.yaml,2,2,0,2,2,0.5000,0.0000,0.5000,0.1250,0.0000,0.1250,0.1000,0.0000,0.1000\n" +
+		"binpack.yaml,2,2,0,1,2,0.5000,0.5000,1.0000,0.1250,0.1250,0.2500,0.1000,0.1000,0.2000\n"
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("exit %d\n%s\nwant\n%s", r.code, r.stdout, want)
+	}
+}

@@ -3,6 +3,7 @@ package printers
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
@@ -18,7 +19,8 @@ func ConfigComparisonTable(c *v1alpha1.ConfigComparison) *Table {
 		{Name: "PODS", Numeric: true}, {Name: "PLACED", Numeric: true}, {Name: "PENDING", Numeric: true},
 		{Name: "NODES USED", Numeric: true, CSV: []string{"NODES_USED", "SCHEDULABLE_NODES"}}}}
 	for _, r := range []string{"CPU", "MEMORY", "PODS USED"} {
-		t.Columns = append(t.Columns, Column{Name: r, CSV: []string{r + "_MEAN", r + "_SD", r + "_MAX"}})
+		f := strings.ReplaceAll(r, " ", "_")
+		t.Columns = append(t.Columns, Column{Name: r, CSV: []string{f + "_MEAN", f + "_SD", f + "_MAX"}})
 	}
 	t.Columns = append(t.Columns, Column{Name: "EXIT", Wide: true, Numeric: true}, Column{Name: "FILE", Wide: true, Truncate: true})
 	for i := range c.Configs {
