@@ -42,8 +42,8 @@ type Verdict struct {
 	Preemption *Preemption
 	// Nodes are the per-node outcomes in the order the scheduler evaluated
 	// them (NodeTree order from the start index). Nodes the scheduler did not
-	// need to evaluate (it stops after numFeasibleNodesToFind feasible nodes)
-	// are absent.
+	// evaluate are absent: it stops at the first node to pass after
+	// numFeasibleNodesToFind feasible ones, and drops that node too.
 	Nodes []NodeResult
 	// TakenFirst says why the node was chosen without scanning and scoring
 	// the others: "nominated" (the pod's status.nominatedNodeName, tried

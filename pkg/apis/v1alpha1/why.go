@@ -60,9 +60,10 @@ type PodDecision struct {
 	Preemption *PreemptionDecision `json:"preemption,omitempty"`
 	// NumAllNodes is the N of "0/N nodes are available".
 	NumAllNodes int `json:"numAllNodes"`
-	// EvaluatedNodes and FeasibleNodes count the nodes the cycle filtered
-	// and the nodes that passed (the scheduler stops once it has found
-	// numFeasibleNodesToFind feasible nodes).
+	// EvaluatedNodes and FeasibleNodes count the nodes the cycle evaluated
+	// and the feasible nodes it kept: the scheduler keeps
+	// numFeasibleNodesToFind feasible nodes and stops at the next node that
+	// passes, which it drops (counted in neither).
 	EvaluatedNodes int `json:"evaluatedNodes"`
 	FeasibleNodes  int `json:"feasibleNodes"`
 	// ScorePlugins are the Score plugins that scored the feasible nodes, in
