@@ -47,7 +47,7 @@ func (a *Applied) addNodes(out, orig *load.Cluster, nodes map[string]*v1.Node, c
 		}
 		var bound []*v1.Pod
 		if nc.Node == nil {
-			bound = nodeBoundPods(orig.Pods, tmpl.Name)
+			bound = NodeBoundPods(orig.Pods, tmpl.Name)
 		}
 		added := v1alpha1.AddedNodes{Template: tmpl.Name, File: nc.File}
 		for i := 1; i <= nc.Count; i++ {
@@ -120,9 +120,9 @@ func CopyNode(tmpl *v1.Node, name string) *v1.Node {
 	return n
 }
 
-// nodeBoundPods are the pods of node that a node like it runs as well:
+// NodeBoundPods are the pods of node that a node like it runs as well:
 // DaemonSet pods and static (mirror) pods.
-func nodeBoundPods(pods []*v1.Pod, node string) []*v1.Pod {
+func NodeBoundPods(pods []*v1.Pod, node string) []*v1.Pod {
 	var out []*v1.Pod
 	for _, p := range pods {
 		if p.Spec.NodeName != node {
