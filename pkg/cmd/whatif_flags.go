@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/load"
 	"github.com/schedcache/kubectl-schedcache/pkg/model"
@@ -37,6 +38,8 @@ type WhatIfFlags struct {
 	// template is, with --until-fits, the one --add-node or --add-node-file
 	// (not applied: the search adds its copies), set by load.
 	template *whatif.NodeCopies
+	// applied is what apply did.
+	applied *whatif.Applied
 }
 
 // nodeFile is one --add-node-file FILE[=COUNT].
@@ -193,7 +196,29 @@ func (w *WhatIfFlags) apply(c *load.Cluster, in *InputFlags, streams genericioop
 		return nil, nil, usageError(err)
 	}
 	noteWhatIf(streams.ErrOut, applied)
+	w.applied = applied
 	return edited, applied, nil
+}
+
+// report is the whatIf field of a report: what apply did, nil without
+// edits.
+func (w *WhatIfFlags) report() *v1alpha1.WhatIf {
+	if w.applied == nil {
+		return nil
+	}
+	api := w.applied.API
+	return &api
+}
+
+// loadEdited loads the input and applies the edits (without any, exactly
+// in.Load).
+func (w *WhatIfFlags) loadEdited(ctx context.Context, in *InputFlags, streams genericiooptions.IOStreams) (*load.Cluster, error) {
+	c, err := in.Load(ctx, streams)
+	if err != nil || !w.Given() {
+		return c, err
+	}
+	edited, _, err := w.apply(c, in, streams)
+	return edited, err
 }
 
 func noteWhatIf(w io.Writer, a *whatif.Applied) {

@@ -192,4 +192,3 @@ func TestParseCopies(t *testing.T) {
 		}
 	}
 }
-
