@@ -1,0 +1,71 @@
+package whatif
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
+	"github.com/schedcache/kubectl-schedcache/pkg/load"
+	"github.com/schedcache/kubectl-schedcache/pkg/model"
+)
+
+// TestUntilFits: testdata/scaleup.yaml's header works the numbers out.
+func TestUntilFits(t *testing.T) {
+	c, err := load.ReadFiles(load.FileOptions{Filenames: []string{"testdata/scaleup.yaml"}, Objects: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Build(c, cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	podsBefore, _ := m.Cache.PodCount()
+	res, err := UntilFits(context.Background(), UntilFitsInput{
+		Model: m, Objects: c.Objects, Template: c.Nodes[0], Bound: NodeBoundPods(c.Pods, "n1"), Pods: m.Pending,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := res.API
+	if u.Count != 3 || u.MaxTried != 3 {
+		t.Errorf("count %d, max tried %d; want 3, 3", u.Count, u.MaxTried)
+	}
+	if got := fmt.Sprint(u.Trials); got != "[{0 3} {1 2} {2 1} {3 0}]" {
+		t.Errorf("trials %s", got)
+	}
+	if got := fmt.Sprint(u.NeverFit); got != "[{default/big NodeResourcesFit [Insufficient cpu]} {default/picky NodeAffinity [node(s) didn't match Pod's node affinity/selector]}]" {
+		t.Errorf("never fit %s", got)
+	}
+	// The placement at 3 copies: one pod per copy, in queue order.
+	var placed []string
+	for _, v := range res.Verdicts {
+		placed = append(placed, v.Pod.Name+"="+string(v.Result)+":"+v.Node)
+	}
+	if got := fmt.Sprint(placed); got != "[p1=scheduled:n1-whatif-1 p2=scheduled:n1-whatif-2 p3=scheduled:n1-whatif-3 big=unschedulable: picky=unschedulable:]" {
+		t.Errorf("placement %s", got)
+	}
+	// The cache is as it was: no copy, no assumed pod left.
+	if n, _ := m.Cache.PodCount(); n != podsBefore || m.Cache.NodeCount() != 1 {
+		t.Errorf("cache not restored: %d pods (was %d), %d nodes", n, podsBefore, m.Cache.NodeCount())
+	}
+}
+
+// TestUntilFitsNone: the pods that fit one copy already fit the cluster.
+func TestUntilFitsNone(t *testing.T) {
+	c, err := load.ReadFiles(load.FileOptions{Filenames: []string{"testdata/scaleup.yaml"}, Objects: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without app, n1 has 1500m free: p1 fits, then p2 and p3 do not.
+	c.Pods = append(c.Pods[:0:0], c.Pods[1:]...)
+	m, _ := model.Build(c, cache.Options{})
+	res, err := UntilFits(context.Background(), UntilFitsInput{Model: m, Objects: c.Objects, Template: c.Nodes[0], Bound: NodeBoundPods(c.Pods, "n1"), Pods: m.Pending[:1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.API.Count != 0 || fmt.Sprint(res.API.Trials) != "[{0 0}]" || res.Verdicts[0].Result != decide.Scheduled {
+		t.Errorf("got %+v", res.API)
+	}
+}
