@@ -29,7 +29,7 @@ func TestWhatIfWhy(t *testing.T) {
 				"note: what-if: default/job-a was unschedulable, now scheduled on n1\n" +
 				"note: what-if: default/web-1-replacement was bound to n1, now scheduled on n1\n2 pods: 2 scheduled\n", 0},
 		{[]string{"--remove-node", "n1"}, "",
-			"note: what-if: removed node n1 (3 pods: default/web-1 recreated pending as default/web-1-replacement, kube-system/proxy-n1 gone with its node (DaemonSet), default/solo gone (no controller recreates it))\n" +
+			"note: what-if: removed node n1 (3 pods: 1 recreated pending, 1 DaemonSet pod gone with it, 1 gone for good (no controller): default/solo)\n" +
 				"note: what-if: default/web-1-replacement was bound to n1, now unschedulable\n2 pods: 2 unschedulable\n" + notScheduled, 1},
 		{[]string{"--cordon", "n1", "--cordon", "n2"}, "",
 			"note: what-if: cordoned n1, n2\nnote: what-if: no pod's result changed against the cluster as it is\n1 pod: 1 unschedulable\n" + notScheduled, 1},

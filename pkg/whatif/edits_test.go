@@ -72,7 +72,7 @@ func TestApplyRemoveNode(t *testing.T) {
 	if len(c.Nodes) != 2 || len(c.Pods) != 5 {
 		t.Errorf("the input cluster was modified")
 	}
-	want := "removed node a (3 pods: shop/web-1 recreated pending as shop/web-1-replacement, shop/proxy-a gone with its node (DaemonSet), shop/solo gone (no controller recreates it))"
+	want := "removed node a (3 pods: 1 recreated pending, 1 DaemonSet pod gone with it, 1 gone for good (no controller): shop/solo)"
 	if got := a.Summary(); got != want {
 		t.Errorf("summary:\n got %s\nwant %s", got, want)
 	}

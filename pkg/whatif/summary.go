@@ -20,13 +20,13 @@ func (a *Applied) Summary() string {
 		parts = append(parts, "uncordoned "+strings.Join(w.Uncordoned, ", "))
 	}
 	for _, r := range w.RemovedNodes {
-		parts = append(parts, "removed node "+r.Node+gonePods(r.Pods, "pods"))
+		parts = append(parts, "removed node "+r.Node+removedPods(r.Pods))
 	}
 	for _, n := range w.AddedNodes {
 		parts = append(parts, addedPhrase(n))
 	}
 	if len(w.Evicted) > 0 {
-		parts = append(parts, "evicted"+gonePods(w.Evicted, ""))
+		parts = append(parts, "evicted"+gonePods(w.Evicted))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -42,33 +42,60 @@ func addedPhrase(n v1alpha1.AddedNodes) string {
 	return fmt.Sprintf("added %d nodes like %s (%s..%d)", len(n.Names), from, n.Names[0], len(n.Names))
 }
 
-// gonePods says what became of pods taken off their node, e.g. " (2 pods:
-// shop/web-1 recreated as shop/web-1-replacement, kube-system/proxy-x gone
-// with its node)"; "" without pods.
-func gonePods(pods []v1alpha1.GonePod, noun string) string {
+// removedPods counts what became of a removed node's pods, naming only
+// those gone for good (the replacements show in the decisions), e.g. " (7
+// pods: 4 recreated pending, 2 DaemonSet pods gone with it, 1 gone for
+// good: ci/build-1)"; "" without pods.
+func removedPods(pods []v1alpha1.GonePod) string {
 	if len(pods) == 0 {
 		return ""
 	}
+	var recreated, daemons int
+	var gone []string
+	for _, p := range pods {
+		switch Recreation(p.Recreation) {
+		case Recreated:
+			recreated++
+		case NotMoved:
+			daemons++
+		default:
+			gone = append(gone, p.Pod)
+		}
+	}
+	var each []string
+	if recreated > 0 {
+		each = append(each, fmt.Sprintf("%d recreated pending", recreated))
+	}
+	if daemons > 0 {
+		each = append(each, fmt.Sprintf("%d DaemonSet %s gone with it", daemons, plural(daemons, "pod", "pods")))
+	}
+	if len(gone) > 0 {
+		each = append(each, fmt.Sprintf("%d gone for good (no controller): %s", len(gone), strings.Join(gone, ", ")))
+	}
+	return fmt.Sprintf(" (%d %s: %s)", len(pods), plural(len(pods), "pod", "pods"), strings.Join(each, ", "))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// gonePods says what became of evicted pods, e.g. " shop/web-1
+// recreated pending as shop/web-1-replacement, shop/solo gone (no
+// controller recreates it)".
+func gonePods(pods []v1alpha1.GonePod) string {
 	var each []string
 	for _, p := range pods {
 		switch Recreation(p.Recreation) {
 		case Recreated:
 			each = append(each, p.Pod+" recreated pending as "+p.Replacement)
 		case NotMoved:
-			if noun == "" {
-				each = append(each, p.Pod+" recreated in place by its DaemonSet")
-			} else {
-				each = append(each, p.Pod+" gone with its node (DaemonSet)")
-			}
+			each = append(each, p.Pod+" recreated in place by its DaemonSet")
 		default:
 			each = append(each, p.Pod+" gone (no controller recreates it)")
 		}
 	}
-	if noun == "" {
-		return " " + strings.Join(each, ", ")
-	}
-	if len(pods) == 1 {
-		noun = strings.TrimSuffix(noun, "s")
-	}
-	return fmt.Sprintf(" (%d %s: %s)", len(pods), noun, strings.Join(each, ", "))
+	return " " + strings.Join(each, ", ")
 }
