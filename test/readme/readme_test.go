@@ -1,4 +1,5 @@
-// Package readme checks that the README's console blocks show exactly what
+// Package readme checks that the console blocks of README.md and
+// docs/whatif.md (consoleDocs) show exactly what
 // a user sees: each "$ kubectl schedcache …" line is run and its stdout,
 // its stderr and its exit code are compared with the block.
 //
@@ -179,7 +180,7 @@ func splitArgs(s string) ([]string, error) {
 // update rewrites the output shown in README.md's console blocks from
 // what the commands print now (in-process): go test ./test/readme/ -update.
 // Review the diff of README.md by eye before committing it.
-var update = flag.Bool("update", false, "rewrite README.md's console output")
+var update = flag.Bool("update", false, "rewrite the console output of README.md and docs/whatif.md")
 
 type result struct {
 	stdout, stderr string
