@@ -35,7 +35,7 @@ func TestWhatIfWhy(t *testing.T) {
 			"note: what-if: cordoned n1, n2\nnote: what-if: no pod's result changed against the cluster as it is\n1 pod: 1 unschedulable\n" + notScheduled, 1},
 		{[]string{"--add-node", "n1", "--until-fits"},
 			"POD             RESULT      NODE          MESSAGE\ndefault/job-a   scheduled   n1-whatif-1   <none>\n",
-			"note: what-if: 1 node like n1 (n1-whatif-1) schedules every pending pod that fits one (copies tried→pods left pending: 0→1, 1→0)\n", 0},
+			"note: what-if: 1 node like n1 (n1-whatif-1) schedules every pending pod that fits one (copies tried: 0 (1 pending), 1 (fits))\n", 0},
 		{[]string{"--cordon", "nope"}, "", "error: --cordon nope: no such node in the input\n", 2},
 		{[]string{"--add-node", "n1=0"}, "", "error: --add-node \"n1=0\": COUNT must be a positive integer, got \"0\"\n", 2},
 		{[]string{"--add-node", "n1=2", "--until-fits"}, "", "error: --until-fits finds the count itself: give --add-node TEMPLATE (or --add-node-file FILE) without =COUNT\n", 2},

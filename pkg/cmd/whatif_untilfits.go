@@ -55,9 +55,16 @@ func (o *WhyOptions) runUntilFits(ctx context.Context, in *whatIfInput, cfg *dec
 func untilFitsNotes(u *v1alpha1.UntilFits) []string {
 	var trials []string
 	for _, t := range u.Trials {
-		trials = append(trials, fmt.Sprintf("%d→%d", t.Count, t.Pending))
+		switch {
+		case t.Fits:
+			trials = append(trials, fmt.Sprintf("%d (fits)", t.Count))
+		case t.Pending > 0:
+			trials = append(trials, fmt.Sprintf("%d (%d pending)", t.Count, t.Pending))
+		default:
+			trials = append(trials, fmt.Sprintf("%d (too few)", t.Count))
+		}
 	}
-	tried := "copies tried→pods left pending: " + strings.Join(trials, ", ")
+	tried := "copies tried: " + strings.Join(trials, ", ")
 	var out []string
 	switch {
 	case u.Count == 0:

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
+	resourcehelper "k8s.io/component-helpers/resource"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
@@ -71,6 +72,7 @@ func UntilFits(ctx context.Context, in UntilFitsInput) (*UntilFitsResult, error)
 	defer e.Close()
 	s.e = e
 	res := &UntilFitsResult{API: v1alpha1.UntilFits{Template: in.Template.Name}}
+	s.out = &res.API
 	if err := s.neverFit(ctx, &res.API); err != nil {
 		return nil, err
 	}
@@ -82,8 +84,10 @@ type search struct {
 	e     *decide.Evaluator
 	snap  *cache.Snapshot
 	queue []*v1.Pod
-	// never are the UIDs of the pods that do not fit one copy alone.
+	// never are the UIDs of the pods that do not fit one copy alone, or
+	// that no cycle places (gated, skipped); out lists them.
 	never sets.Set[types.UID]
+	out   *v1alpha1.UntilFits
 }
 
 // objects are the input's objects and, when the template has a CSINode, a
@@ -107,55 +111,77 @@ func (s *search) objects() []runtime.Object {
 	return out
 }
 
-// run doubles, then bisects.
+// run places the pods with no copy, then searches: it tries a first
+// guess (estimate), doubles it until every pod fits, then bisects between
+// the last count that failed and the first that worked, probing the count
+// just below a success first (the guess is usually close). Only the first
+// run and the runs that fit place every pod: a run stops at the first pod
+// left pending, which decides it.
 func (s *search) run(ctx context.Context, res *UntilFitsResult) error {
-	want := len(s.queue) - s.never.Len()
-	try := func(k int) (int, []*decide.Verdict, error) {
-		left, vs, err := s.trial(ctx, k)
-		if err == nil {
-			res.API.Trials = append(res.API.Trials, v1alpha1.UntilFitsTrial{Count: k, Pending: len(left)})
-			res.API.MaxTried = max(res.API.MaxTried, k)
+	try := func(k int, full bool) (bool, error) {
+		left, vs, err := s.trial(ctx, k, full)
+		if err != nil {
+			return false, err
 		}
-		return len(left), vs, err
+		t := v1alpha1.UntilFitsTrial{Count: k, Fits: len(left) == 0}
+		if full || t.Fits {
+			t.Pending = len(left)
+		}
+		res.API.Trials = append(res.API.Trials, t)
+		res.API.MaxTried = max(res.API.MaxTried, k)
+		if t.Fits || full {
+			res.Verdicts = vs
+		}
+		return t.Fits, nil
 	}
-	n, vs, err := try(0)
-	if err != nil || n == 0 {
-		res.Verdicts = vs
+	fits, err := try(0, true)
+	if err != nil || fits {
 		return err
 	}
+	// The first run found the gated and skipped pods.
+	want := len(s.queue) - s.never.Len()
 	lo, hi := 0, -1
-	for k := 1; ; k = min(2*k, want) {
-		n, vs, err = try(k)
-		if err != nil {
+	for k := min(max(s.estimate(res.Verdicts), 1), want); hi < 0; k = min(2*k, want) {
+		if fits, err = try(k, false); err != nil {
 			return err
 		}
-		if n == 0 {
-			hi, res.Verdicts = k, vs
+		if fits {
+			hi = k
 			break
 		}
 		lo = k
 		if k >= want {
-			res.API.Count, res.Verdicts = -1, vs
-			for _, v := range vs {
-				if v.Result != decide.Scheduled && !s.never.Has(v.Pod.UID) {
-					res.API.StillPending = append(res.API.StillPending, v.Pod.Namespace+"/"+v.Pod.Name)
-				}
-			}
-			return nil
+			return s.noCount(ctx, res, try, want)
 		}
 	}
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if n, vs, err = try(mid); err != nil {
+	for probe := hi - 1; hi-lo > 1; probe = (lo + hi) / 2 {
+		if fits, err = try(probe, false); err != nil {
 			return err
 		}
-		if n == 0 {
-			hi, res.Verdicts = mid, vs
+		if fits {
+			hi = probe
 		} else {
-			lo = mid
+			lo = probe
 		}
 	}
+	// The verdicts are those of the last run that fit: hi's.
 	res.API.Count = hi
+	return nil
+}
+
+// noCount: even want copies leave pods pending; place them in full once
+// more to list those pods.
+func (s *search) noCount(ctx context.Context, res *UntilFitsResult, try func(int, bool) (bool, error), want int) error {
+	res.API.Count = -1
+	res.API.Trials = res.API.Trials[:len(res.API.Trials)-1]
+	if _, err := try(want, true); err != nil {
+		return err
+	}
+	for _, v := range res.Verdicts {
+		if v.Result != decide.Scheduled && !s.never.Has(v.Pod.UID) {
+			res.API.StillPending = append(res.API.StillPending, v.Pod.Namespace+"/"+v.Pod.Name)
+		}
+	}
 	return nil
 }
 
@@ -174,19 +200,35 @@ func (s *search) neverFit(ctx context.Context, out *v1alpha1.UntilFits) error {
 		if err != nil {
 			return fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
 		}
-		if v.Result == decide.Gated || v.Result == decide.Skipped {
+		if nf := rejection(v, name); nf != nil {
 			s.never.Insert(p.UID)
-			out.NeverFit = append(out.NeverFit, v1alpha1.NeverFit{Pod: p.Namespace + "/" + p.Name, Plugin: string(v.Result), Reasons: []string{v.Message}})
-			continue
-		}
-		for _, n := range v.Nodes {
-			if n.Name == name && !n.Feasible {
-				s.never.Insert(p.UID)
-				out.NeverFit = append(out.NeverFit, v1alpha1.NeverFit{Pod: p.Namespace + "/" + p.Name, Plugin: n.Plugin, Reasons: n.Reasons})
-			}
+			nf.Pod = p.Namespace + "/" + p.Name
+			out.NeverFit = append(out.NeverFit, *nf)
 		}
 	}
 	return nil
+}
+
+// rejection is why the verdict of FilterAll does not take node, or nil
+// when node passes: the Filter plugin that rejected it, else (a PreFilter
+// rejection, which ends the cycle for every node, or a PreFilter node
+// subset that leaves the node out) the FailedScheduling message.
+func rejection(v *decide.Verdict, node string) *v1alpha1.NeverFit {
+	for _, n := range v.Nodes {
+		if n.Name != node {
+			continue
+		}
+		if n.Feasible {
+			return nil
+		}
+		if n.Plugin != "" {
+			return &v1alpha1.NeverFit{Plugin: n.Plugin, Reasons: n.Reasons}
+		}
+	}
+	if v.Result == decide.Scheduled {
+		return nil // the node was not among those filtered: not reached
+	}
+	return &v1alpha1.NeverFit{Plugin: "PreFilter", Reasons: []string{v.Message}}
 }
 
 // addCopies adds k copies of the template (and their node-bound pods) to
@@ -231,9 +273,9 @@ func (s *search) refresh() error {
 }
 
 // trial places the pods with k copies, each assumed before the next, and
-// returns the pods that fit a copy alone but stayed pending, and every
-// pod's verdict. The cache is restored before it returns.
-func (s *search) trial(ctx context.Context, k int) ([]*v1.Pod, []*decide.Verdict, error) {
+// returns the pods that fit a copy alone but stayed pending, and the pods'
+// verdicts; unless full, it stops at the first such pod. The cache is restored before it returns.
+func (s *search) trial(ctx context.Context, k int, full bool) ([]*v1.Pod, []*decide.Verdict, error) {
 	undo, err := s.addCopies(k)
 	if err != nil {
 		return nil, nil, err
@@ -257,9 +299,17 @@ func (s *search) trial(ctx context.Context, k int) ([]*v1.Pod, []*decide.Verdict
 			return nil, nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
 		}
 		verdicts = append(verdicts, v)
+		if (v.Result == decide.Gated || v.Result == decide.Skipped) && !s.never.Has(p.UID) {
+			// No cycle runs for it, whatever the nodes (why says why).
+			s.never.Insert(p.UID)
+			s.out.NeverFit = append(s.out.NeverFit, v1alpha1.NeverFit{Pod: p.Namespace + "/" + p.Name, Plugin: string(v.Result), Reasons: []string{v.Message}})
+		}
 		if v.Result != decide.Scheduled {
 			if !s.never.Has(p.UID) {
 				left = append(left, p)
+				if !full {
+					return left, verdicts, nil // the run fails: no need to go on
+				}
 			}
 			continue
 		}
@@ -286,4 +336,49 @@ func (s *search) queued(placed sets.Set[types.UID]) []*v1.Pod {
 		}
 	}
 	return out
+}
+
+// estimate is a first guess of the count, only to start the search near
+// it: the requests of the pods left pending with no copy (cpu, memory, pod
+// count), summed and divided by what one copy has free once its node-bound
+// pods run, rounded up, the largest of the three. Placement decides the
+// answer; a guess too low or too high only costs runs.
+func (s *search) estimate(verdicts []*decide.Verdict) int {
+	free := s.in.Template.Status.Allocatable.DeepCopy()
+	var pods int64
+	take := func(total v1.ResourceList, p *v1.Pod, sign int64) {
+		for _, r := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
+			q := total[r]
+			req := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})[r]
+			if sign < 0 {
+				q.Sub(req)
+			} else {
+				q.Add(req)
+			}
+			total[r] = q
+		}
+	}
+	for _, p := range s.in.Bound {
+		take(free, p, -1)
+	}
+	need := v1.ResourceList{}
+	for _, v := range verdicts {
+		if v.Result != decide.Scheduled && !s.never.Has(v.Pod.UID) {
+			take(need, v.Pod, 1)
+			pods++
+		}
+	}
+	guess := 1
+	ratio := func(need, free int64) {
+		if free > 0 {
+			guess = max(guess, int((need+free-1)/free))
+		}
+	}
+	cpu, mem := need[v1.ResourceCPU], need[v1.ResourceMemory]
+	fcpu, fmem := free[v1.ResourceCPU], free[v1.ResourceMemory]
+	ratio(cpu.MilliValue(), fcpu.MilliValue())
+	ratio(mem.Value(), fmem.Value())
+	fpods := free[v1.ResourcePods]
+	ratio(pods, fpods.Value()-int64(len(s.in.Bound)))
+	return guess
 }

@@ -32,10 +32,14 @@ func TestUntilFits(t *testing.T) {
 	if u.Count != 3 || u.MaxTried != 3 {
 		t.Errorf("count %d, max tried %d; want 3, 3", u.Count, u.MaxTried)
 	}
-	if got := fmt.Sprint(u.Trials); got != "[{0 3} {1 2} {2 1} {3 0}]" {
+	// No copy: 3 pending. The guess: 3 x 1000m over the 1500m a copy has
+	// free = 2; 2 copies fail (p3 left), doubled to 4, capped at 3 (one
+	// per pod): fits.
+	if got := fmt.Sprint(u.Trials); got != "[{0 false 3} {2 false 0} {3 true 0}]" {
 		t.Errorf("trials %s", got)
 	}
-	if got := fmt.Sprint(u.NeverFit); got != "[{default/big NodeResourcesFit [Insufficient cpu]} {default/picky NodeAffinity [node(s) didn't match Pod's node affinity/selector]}]" {
+	if got := fmt.Sprint(u.NeverFit); got != "[{default/big NodeResourcesFit [Insufficient cpu]} {default/picky NodeAffinity [node(s) didn't match Pod's node affinity/selector]} "+
+		"{default/claim VolumeRestrictions [persistentvolumeclaim \"missing\" not found]} {default/gated gated [SchedulingGates: waiting for scheduling gates: [example.com/wait]]}]" {
 		t.Errorf("never fit %s", got)
 	}
 	// The placement at 3 copies: one pod per copy, in queue order.
@@ -43,7 +47,7 @@ func TestUntilFits(t *testing.T) {
 	for _, v := range res.Verdicts {
 		placed = append(placed, v.Pod.Name+"="+string(v.Result)+":"+v.Node)
 	}
-	if got := fmt.Sprint(placed); got != "[p1=scheduled:n1-whatif-1 p2=scheduled:n1-whatif-2 p3=scheduled:n1-whatif-3 big=unschedulable: picky=unschedulable:]" {
+	if got := fmt.Sprint(placed); got != "[p1=scheduled:n1-whatif-1 p2=scheduled:n1-whatif-2 p3=scheduled:n1-whatif-3 big=unschedulable: picky=unschedulable: claim=unschedulable: gated=gated:]" {
 		t.Errorf("placement %s", got)
 	}
 	// The cache is as it was: no copy, no assumed pod left.
@@ -65,7 +69,7 @@ func TestUntilFitsNone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.API.Count != 0 || fmt.Sprint(res.API.Trials) != "[{0 0}]" || res.Verdicts[0].Result != decide.Scheduled {
+	if res.API.Count != 0 || fmt.Sprint(res.API.Trials) != "[{0 true 0}]" || res.Verdicts[0].Result != decide.Scheduled {
 		t.Errorf("got %+v", res.API)
 	}
 }

@@ -73,8 +73,7 @@ type UntilFits struct {
 	Count int `json:"count"`
 	// MaxTried is the largest count placed.
 	MaxTried int `json:"maxTried"`
-	// Trials are the counts placed, in the order tried, with how many of
-	// the pods that fit the template were left pending.
+	// Trials are the counts placed, in the order tried.
 	Trials []UntilFitsTrial `json:"trials"`
 	// NeverFit are the pods that do not fit one empty copy of the template
 	// even alone, with the filter that rejects them.
@@ -86,8 +85,12 @@ type UntilFits struct {
 // UntilFitsTrial is one placement run of --until-fits.
 type UntilFitsTrial struct {
 	Count int `json:"count"`
-	// Pending is how many of the pods that fit the template stayed pending.
-	Pending int `json:"pending"`
+	// Fits: every pod that fits the template alone was scheduled.
+	Fits bool `json:"fits"`
+	// Pending is how many of those pods stayed pending, for the runs that
+	// placed every pod (the first, with no copy, and those that fit); a
+	// run that fails stops at the first pod left pending (absent).
+	Pending int `json:"pending,omitempty"`
 }
 
 // NeverFit is a pod an empty copy of the template rejects.
