@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,6 +17,10 @@ const notScheduled = "error: some pods would not be scheduled\n"
 // whose header works out every outcome by hand.
 func TestWhatIfWhy(t *testing.T) {
 	f := fixture("whatif")
+	podOnly := filepath.Join(t.TempDir(), "pod.yaml")
+	if err := os.WriteFile(podOnly, []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default, uid: p}\nspec: {containers: [{name: c, image: i}]}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args           []string
 		stdout, stderr string
@@ -36,6 +42,13 @@ func TestWhatIfWhy(t *testing.T) {
 		{[]string{"--add-node", "n1", "--until-fits"},
 			"POD             RESULT      NODE          MESSAGE\ndefault/job-a   scheduled   n1-whatif-1   <none>\n",
 			"note: what-if: 1 node like n1 (n1-whatif-1) schedules every pending pod that fits one (copies tried: 0 (1 pending), 1 (fits))\n", 0},
+		{[]string{"--add-node-file", fixture("whatif-node") + "=2"},
+			"POD             RESULT      NODE           MESSAGE\ndefault/job-a   scheduled   big-whatif-1   <none>\n",
+			"note: what-if: added 2 nodes like big of " + fixture("whatif-node") + " (big-whatif-1..2)\nnote: what-if: default/job-a was unschedulable, now scheduled on big-whatif-1\n1 pod: 1 scheduled\n", 0},
+		{[]string{"--add-node-file", fixture("whatif-node"), "--until-fits"},
+			"POD             RESULT      NODE           MESSAGE\ndefault/job-a   scheduled   big-whatif-1   <none>\n",
+			"note: what-if: 1 node like big (big-whatif-1) schedules every pending pod that fits one (copies tried: 0 (1 pending), 1 (fits))\n", 0},
+		{[]string{"--add-node-file", podOnly}, "", "error: --add-node-file " + podOnly + ": no Node in the file\n", 2},
 		{[]string{"--cordon", "nope"}, "", "error: --cordon nope: no such node in the input\n", 2},
 		{[]string{"--add-node", "n1=0"}, "", "error: --add-node \"n1=0\": COUNT must be a positive integer, got \"0\"\n", 2},
 		{[]string{"--add-node", "n1=2", "--until-fits"}, "", "error: --until-fits finds the count itself: give --add-node TEMPLATE (or --add-node-file FILE) without =COUNT\n", 2},

@@ -111,10 +111,12 @@ func (o *WhyOptions) beforeEdits(ctx context.Context, in *whatIfInput, cfg *deci
 			targets = append(targets, p)
 		}
 	}
+	// The same evaluation, its notes and warnings already said once; two
+	// POD "arguments" make the table output keep no per-node results
+	// (showsNodes), which only the result and node are read from here.
 	quiet := *o
 	quiet.ErrOut = io.Discard
-	quiet.Pods = []string{"", ""} // no per-node results are needed
-	quiet.Output = o.Output
+	quiet.Pods = []string{"", ""}
 	vs, err := quiet.evaluate(ctx, m, in.Original.Objects, cfg, targets)
 	if err != nil {
 		return nil, err
