@@ -4,6 +4,12 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/decide"
@@ -71,5 +77,42 @@ func TestUntilFitsNone(t *testing.T) {
 	}
 	if res.API.Count != 0 || fmt.Sprint(res.API.Trials) != "[{0 true 0}]" || res.Verdicts[0].Result != decide.Scheduled {
 		t.Errorf("got %+v", res.API)
+	}
+}
+
+// TestUntilFitsNoCount: solo-a and solo-b each refuse a pod of the other in
+// their zone (required anti-affinity on topology.kubernetes.io/zone), and
+// n1 and every copy are in zone z1. solo-a (first in the queue) fits n1;
+// solo-b fits an empty copy alone, but once solo-a runs in z1 no count of
+// copies helps it: 1 and then 2 copies (one per pod, the cap) fail.
+func TestUntilFitsNoCount(t *testing.T) {
+	c, err := load.ReadFiles(load.FileOptions{Filenames: []string{"testdata/scaleup.yaml"}, Objects: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pods []*v1.Pod
+	for i, name := range []string{"solo-a", "solo-b"} {
+		p := c.Pods[2].DeepCopy() // p1, made a 100m pod
+		p.Name, p.UID = name, types.UID(name)
+		p.CreationTimestamp.Time = p.CreationTimestamp.Add(time.Duration(i) * time.Hour)
+		p.Labels = map[string]string{"app": "solo"}
+		p.Spec.Containers[0].Resources.Requests = v1.ResourceList{v1.ResourceCPU: resource.MustParse("100m")}
+		p.Spec.Affinity = &v1.Affinity{PodAntiAffinity: &v1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []v1.PodAffinityTerm{{
+			LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "solo"}}, TopologyKey: v1.LabelTopologyZone,
+		}}}}
+		pods = append(pods, p)
+	}
+	c.Pods = append(c.Pods[:2:2], pods...) // app and proxy-n1 stay
+	m, _ := model.Build(c, cache.Options{})
+	res, err := UntilFits(context.Background(), UntilFitsInput{Model: m, Objects: c.Objects, Template: c.Nodes[0], Bound: NodeBoundPods(c.Pods, "n1"), Pods: m.Pending})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := res.API
+	if u.Count != -1 || u.MaxTried != 2 || fmt.Sprint(u.StillPending) != "[default/solo-b]" || len(u.NeverFit) != 0 {
+		t.Errorf("got %+v", u)
+	}
+	if got := fmt.Sprint(u.Trials); got != "[{0 false 1} {1 false 0} {2 false 1}]" {
+		t.Errorf("trials %s", got)
 	}
 }
