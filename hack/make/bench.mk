@@ -17,6 +17,12 @@
 #                       `dump -f` (the load alone, the baseline), `why POD -f`
 #                       (one pending pod) and `why -A -f` (every pending pod)
 #                       under /usr/bin/time, BENCH_FILES_RUNS times each
+#   make bench-until-fits
+#                       why --until-fits at 5,000 nodes / 150,000 pods: the
+#                       search for the copies of an m5.4xlarge node that
+#                       schedule 100 pending pods, each count placed in full
+#                       (BenchmarkUntilFits5kNodes150kPods, pkg/whatif);
+#                       s/search is the figure, target <= 30 s on 2 cores
 #   make bench-live     live mode against a real kube-apiserver (test/e2e
 #                       framework): load BENCH_LIVE_NODES / BENCH_LIVE_PODS with
 #                       the concurrent loader, then time, after a warm-up round,
@@ -78,7 +84,7 @@ BENCH_WATCH_DURATION ?= 60s
 # Extra flags for the bench-progress test binary, e.g. -interrupt-limit=1s.
 BENCH_PROGRESS_FLAGS ?=
 
-.PHONY: bench-files bench-why bench-live bench-live-5k bench-progress bench-watch
+.PHONY: bench-files bench-why bench-until-fits bench-live bench-live-5k bench-progress bench-watch
 
 $(BENCH_FILE):
 	@mkdir -p $(@D)
@@ -128,6 +134,9 @@ bench-why: build $(BENCH_FILE)
 	pod=$$(awk 'NR == 2 { print $$1 }' $(BENCH_FILES_DIR)/stdout); \
 	test -n "$$pod" || { echo "why -A found no pending pod"; exit 1; }; \
 	cmd="why -n $${pod%%/*} $${pod#*/}"; for i in $$(seq $(BENCH_FILES_RUNS)); do $(BENCH_WHY); done
+
+bench-until-fits:
+	$(GO) test -run '^$$' -bench 'UntilFits5kNodes150kPods' -benchtime 1x -benchmem -timeout 30m ./pkg/whatif
 
 bench-live: e2e-binaries build $(KUBECTL)
 	SCHEDCACHE_E2E_BIN_DIR=$(BENCH_BIN_DIR) $(GO) test -tags benchlive -count=1 -timeout 120m -run '^TestBenchLive$$' -v ./hack/bench-live \

@@ -131,7 +131,8 @@ func (o *SimulateOptions) compareConfigs() error {
 	if err != nil {
 		return err
 	}
-	cluster, err := o.Input.Load(o.context(), o.IOStreams)
+	// What-if edits apply to every configuration alike.
+	cluster, err := o.WhatIf.loadEdited(o.context(), o.Input, o.IOStreams)
 	if err != nil {
 		return err
 	}
@@ -211,7 +212,7 @@ func (o *WhyOptions) compareConfigs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cluster, err := o.Input.Load(ctx, o.IOStreams)
+	cluster, err := o.WhatIf.loadEdited(ctx, o.Input, o.IOStreams)
 	if err != nil {
 		return err
 	}

@@ -66,6 +66,8 @@ type RequestedOptions struct {
 	Schedulable bool
 	// Limits adds the limits alongside the requests.
 	Limits bool
+	// WhatIf are the what-if edits applied before fitting --pod/--pod-file.
+	WhatIf *WhatIfFlags
 	genericiooptions.IOStreams
 	runContext
 
@@ -82,7 +84,7 @@ const (
 
 // NewRequestedOptions returns RequestedOptions with defaults.
 func NewRequestedOptions(streams genericiooptions.IOStreams) *RequestedOptions {
-	o := &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources(), Watch: NewWatchFlags(), By: byNode, IOStreams: streams}
+	o := &RequestedOptions{Input: NewInputFlags(), Output: NewOutputFlags().WithResources(), Watch: NewWatchFlags(), By: byNode, WhatIf: NewWhatIfFlags(), IOStreams: streams}
 	// The table of the view the flags parsed so far choose, for the
 	// completion of --sort-by and --columns.
 	o.Output.withTable(func(t printers.TableOptions) (*printers.Table, error) {
@@ -142,6 +144,7 @@ whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "Check whether the pod in this manifest fits each node")
 	cmd.Flags().StringVar(&o.Pod, "pod", o.Pod, "Check whether this pod (NAMESPACE/NAME, or NAME in the current namespace) of the input fits each node")
 	_ = cmd.RegisterFlagCompletionFunc("pod", completePodNames(o.Input))
+	o.WhatIf.AddFlags(cmd, o.Input)
 	return cmd
 }
 
@@ -171,7 +174,7 @@ func (o *RequestedOptions) Complete(f genericclioptions.RESTClientGetter, cmd *c
 		o.taints = append(o.taints, f)
 	}
 	o.Input.Objects = o.fitting()
-	return nil
+	return o.WhatIf.Complete(o.Input.PodNamespace())
 }
 
 // Validate checks flag combinations; it changes nothing.
@@ -184,6 +187,9 @@ func (o *RequestedOptions) Validate() error {
 	}
 	if err := o.validateViews(); err != nil {
 		return err
+	}
+	if o.WhatIf.Given() && !o.fitting() {
+		return errors.New("the what-if edits (--cordon, --uncordon, --remove-node, --add-node, --add-node-file, --evict) need --pod or --pod-file")
 	}
 	if o.Watch.Watch && o.fitting() {
 		return errors.New("--watch does not combine with --pod or --pod-file")
@@ -238,15 +244,17 @@ var errFitsNoNode = errors.New("the pod passes kube-scheduler's filters on no no
 func (o *RequestedOptions) fitting() bool { return o.Pod != "" || o.PodFile != "" }
 
 func (o *RequestedOptions) run(ctx context.Context) error {
-	cluster, m, err := o.Input.LoadWithModel(ctx, o.IOStreams, cache.Options{})
+	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams, cache.Options{})
 	if err != nil {
 		return err
 	}
+	cluster, m := in.Cluster, in.Model
 	fit, err := o.fitPod(m)
 	if err != nil {
 		return err
 	}
 	r := views.Requested(m, o.viewOptions())
+	r.WhatIf = o.WhatIf.report()
 	if o.podRows() {
 		return o.printPodRows(r)
 	}

@@ -97,6 +97,8 @@ type SimulateOptions struct {
 	Until         time.Duration
 	Script        string
 	ConfigFiles   []string
+	// WhatIf are the what-if edits applied to the input first.
+	WhatIf *WhatIfFlags
 	genericiooptions.IOStreams
 	runContext
 
@@ -118,7 +120,7 @@ func NewSimulateOptions(streams genericiooptions.IOStreams) *SimulateOptions {
 			return printers.TimelineTable(&v1alpha1.Simulation{}, t)
 		}), Bind: string(simulate.Confirm),
 		BindLatency: simulate.DefaultBindLatency, CleanupPeriod: simulate.DefaultCleanupPeriod,
-		Replicas: -1, IOStreams: streams,
+		Replicas: -1, WhatIf: NewWhatIfFlags(), IOStreams: streams,
 	}
 }
 
@@ -146,6 +148,7 @@ func NewCmdSimulate(streams genericiooptions.IOStreams) *cobra.Command {
 	f.DurationVar(&o.CleanupPeriod, "cleanup-period", o.CleanupPeriod, "Period of the cache's cleanup loop, as upstream's cleanAssumedPeriod")
 	f.DurationVar(&o.Until, "until", o.Until, "Length of the timeline (default: 1m, or longer so that a lost binding's expiry shows)")
 	f.StringVar(&o.Script, "script", o.Script, "Run the operations of this YAML script instead of the timeline (format above)")
+	o.WhatIf.AddFlags(cmd, o.Input)
 	_ = cmd.RegisterFlagCompletionFunc("node", completeNodeNames(o.Input))
 	_ = cmd.RegisterFlagCompletionFunc("bind", cobra.FixedCompletions(outcomeNames(), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
@@ -214,7 +217,7 @@ func (o *SimulateOptions) Complete(f genericclioptions.RESTClientGetter, cmd *co
 		return fmt.Errorf("invalid --selector %q: %w", o.Selector, err)
 	}
 	o.selector = sel
-	return nil
+	return o.WhatIf.Complete(o.Input.PodNamespace())
 }
 
 func (o *SimulateOptions) validateSources() error {
@@ -335,9 +338,11 @@ func (o *SimulateOptions) newSimulator() (*simulate.Simulator, *load.Cluster, si
 	var cluster *load.Cluster
 	// The version is read once: a live server is asked for it each time.
 	profile, choice, whileReading := o.Input.quietProfile(o.IOStreams)
+	// With what-if edits, the input is loaded, then edited, then modelled.
+	whileReading = whileReading && !o.WhatIf.Given()
 	if !whileReading {
 		var err error
-		if cluster, err = o.Input.Load(o.context(), o.IOStreams); err != nil {
+		if cluster, err = o.WhatIf.loadEdited(o.context(), o.Input, o.IOStreams); err != nil {
 			return nil, nil, simulate.TTLChoice{}, err
 		}
 		if profile, choice, err = o.Input.Profile(o.ErrOut); err != nil {
@@ -415,5 +420,6 @@ func (o *SimulateOptions) Run() error {
 	if err != nil {
 		return usageError(err)
 	}
+	out.WhatIf = o.WhatIf.report()
 	return o.Output.PrintTable(o.Out, out, func(t printers.TableOptions) (*printers.Table, error) { return printers.TimelineTable(out, t) }, nil)
 }

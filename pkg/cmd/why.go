@@ -50,6 +50,8 @@ type WhyOptions struct {
 	// the other (Replicas of them; -1: the workload's own count).
 	PodFile  string
 	Replicas int
+	// WhatIf are the what-if edits and --until-fits.
+	WhatIf *WhatIfFlags
 	genericiooptions.IOStreams
 	runContext
 }
@@ -58,7 +60,7 @@ type WhyOptions struct {
 func NewWhyOptions(streams genericiooptions.IOStreams) *WhyOptions {
 	return &WhyOptions{Input: NewInputFlags(), Output: NewOutputFlags().withTable(func(printers.TableOptions) (*printers.Table, error) {
 		return printers.SchedulingTable(&v1alpha1.SchedulingReport{}), nil
-	}), Replicas: -1, IOStreams: streams}
+	}), Replicas: -1, WhatIf: NewWhatIfFlags(), IOStreams: streams}
 }
 
 // NewCmdWhy returns the "why" subcommand.
@@ -89,6 +91,8 @@ unschedulable or gated, 2 error.`,
 	cmd.Flags().StringArrayVar(&o.ConfigFiles, "config", o.ConfigFiles, "A KubeSchedulerConfiguration (v1) file: profiles, plugin weights and arguments, percentageOfNodesToScore; with --pod-file, repeat it to compare configurations side by side")
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "A Pod, Deployment, ReplicaSet, StatefulSet, Job, CronJob or DaemonSet: place its replicas one after the other and say how many fit, and where")
 	cmd.Flags().IntVar(&o.Replicas, "replicas", o.Replicas, "With --pod-file, how many replicas to place (default: the workload's own count; a DaemonSet: one per node)")
+	o.WhatIf.AddFlags(cmd, o.Input)
+	o.WhatIf.addUntilFits(cmd)
 	return cmd
 }
 
@@ -98,7 +102,10 @@ unschedulable or gated, 2 error.`,
 func (o *WhyOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, args []string) error {
 	o.Pods = args
 	o.Input.Objects = true
-	return completeIO(&o.runContext, o.Input, f, cmd)
+	if err := completeIO(&o.runContext, o.Input, f, cmd); err != nil {
+		return err
+	}
+	return o.WhatIf.Complete(o.Input.PodNamespace())
 }
 
 // Validate checks flag combinations; it changes nothing.
@@ -118,7 +125,10 @@ func (o *WhyOptions) Validate() error {
 	if o.Replicas < -1 {
 		return fmt.Errorf("--replicas must not be negative, got %d", o.Replicas)
 	}
-	return o.validateConfigs()
+	if err := o.validateConfigs(); err != nil {
+		return err
+	}
+	return o.validateWhatIf()
 }
 
 // errNotScheduled: some pod would stay Pending (exit 1).
@@ -142,9 +152,13 @@ func (o *WhyOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cluster, m, err := o.Input.LoadWithModel(ctx, o.IOStreams, cache.Options{})
+	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams, cache.Options{})
 	if err != nil {
 		return err
+	}
+	cluster, m := in.Cluster, in.Model
+	if o.WhatIf.UntilFits {
+		return o.runUntilFits(ctx, in, cfg)
 	}
 	if o.PodFile != "" {
 		return o.runReplicas(ctx, m, cluster.Objects, cfg)
@@ -161,6 +175,9 @@ func (o *WhyOptions) run(ctx context.Context) error {
 		return err
 	}
 	report := views.SchedulingReport(m.Source, cfg.Source, verdicts)
+	if err := o.whatIfChanges(ctx, report, in, cfg, verdicts); err != nil {
+		return err
+	}
 	var detail func(printers.TableOptions) error
 	if o.Output.Wide() || len(o.Pods) == 1 {
 		detail = func(t printers.TableOptions) error { return printers.PrintSchedulingDetails(o.Out, report, t) }

@@ -1,4 +1,5 @@
-// Package readme checks that the README's console blocks show exactly what
+// Package readme checks that the console blocks of README.md and
+// docs/whatif.md (consoleDocs) show exactly what
 // a user sees: each "$ kubectl schedcache …" line is run and its stdout,
 // its stderr and its exit code are compared with the block.
 //
@@ -179,7 +180,7 @@ func splitArgs(s string) ([]string, error) {
 // update rewrites the output shown in README.md's console blocks from
 // what the commands print now (in-process): go test ./test/readme/ -update.
 // Review the diff of README.md by eye before committing it.
-var update = flag.Bool("update", false, "rewrite README.md's console output")
+var update = flag.Bool("update", false, "rewrite the console output of README.md and docs/whatif.md")
 
 type result struct {
 	stdout, stderr string
@@ -254,21 +255,18 @@ func joinLines(lines []string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
+// consoleDocs are the documents whose console blocks are run, with the
+// fewest blocks each is expected to hold (a parse that finds fewer has gone
+// wrong).
+var consoleDocs = []struct {
+	path      string
+	minBlocks int
+}{{"README.md", 10}, {"docs/whatif.md", 1}}
+
 func TestREADMEConsoleBlocks(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
-	}
-	doc, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks, err := parseBlocks(string(doc))
-	if err != nil {
-		t.Fatalf("README.md: %v", err)
-	}
-	if len(blocks) < 10 {
-		t.Fatalf("README.md: %d console blocks, expected the usual dozen or more", len(blocks))
 	}
 	bin := os.Getenv("SCHEDCACHE_README_PLUGIN")
 	if bin != "" {
@@ -285,11 +283,30 @@ func TestREADMEConsoleBlocks(t *testing.T) {
 	if *update && bin != "" {
 		t.Fatal("-update runs in-process: unset SCHEDCACHE_README_PLUGIN")
 	}
+	for _, d := range consoleDocs {
+		t.Run(d.path, func(t *testing.T) { checkConsoleBlocks(t, root, bin, d.path, d.minBlocks) })
+	}
+}
+
+// checkConsoleBlocks runs the console blocks of the document at path
+// (relative to root) and compares, or with -update rewrites, their output.
+func checkConsoleBlocks(t *testing.T, root, bin, path string, minBlocks int) {
+	doc, err := os.ReadFile(filepath.Join(root, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, err := parseBlocks(string(doc))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(blocks) < minBlocks {
+		t.Fatalf("%s: %d console blocks, expected %d or more", path, len(blocks), minBlocks)
+	}
 	// newOutput maps a command's README line to the output it prints now.
 	newOutput := map[int][]string{}
 	defer func() {
 		if *update && !t.Failed() {
-			if err := os.WriteFile(filepath.Join(root, "README.md"), []byte(rewrite(string(doc), newOutput)), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(root, path), []byte(rewrite(string(doc), newOutput)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -297,32 +314,32 @@ func TestREADMEConsoleBlocks(t *testing.T) {
 	for _, b := range blocks {
 		t.Run("line-"+strconv.Itoa(b.line), func(t *testing.T) {
 			if b.skip != "" {
-				t.Skipf("README.md:%d: %s", b.line, b.skip)
+				t.Skipf("%s:%d: %s", path, b.line, b.skip)
 			}
 			if len(b.commands) == 0 {
-				t.Fatalf("README.md:%d: console block without a command", b.line)
+				t.Fatalf("%s:%d: console block without a command", path, b.line)
 			}
 			var last *result
 			for i, c := range b.commands {
 				if c.text == "echo $?" {
 					if last == nil {
-						t.Fatalf("README.md:%d: echo $? without a command before it", c.line)
+						t.Fatalf("%s:%d: echo $? without a command before it", path, c.line)
 					}
 					newOutput[c.line] = []string{strconv.Itoa(last.code)}
 					if want := joinLines(c.stdout); !*update && want != fmt.Sprintf("%d\n", last.code) {
-						t.Errorf("README.md:%d: exit code %d, the README shows %q", c.line, last.code, want)
+						t.Errorf("%s:%d: exit code %d, the document shows %q", path, c.line, last.code, want)
 					}
 					last = nil
 					continue
 				}
 				rest, ok := strings.CutPrefix(c.text, plugin)
 				if !ok {
-					t.Fatalf("README.md:%d: %q: only %q commands and echo $? can be run (or mark the block %s…-->)", c.line, c.text, plugin, skipMark)
+					t.Fatalf("%s:%d: %q: only %q commands and echo $? can be run (or mark the block %s…-->)", path, c.line, c.text, plugin, skipMark)
 				}
 				rest, headLines := cutHead(rest)
 				args, err := splitArgs(rest)
 				if err != nil {
-					t.Fatalf("README.md:%d: %v", c.line, err)
+					t.Fatalf("%s:%d: %v", path, c.line, err)
 				}
 				r := runPlugin(t, bin, root, args)
 				if headLines >= 0 {
@@ -331,17 +348,17 @@ func TestREADMEConsoleBlocks(t *testing.T) {
 				newOutput[c.line] = r.lines
 				followed := i+1 < len(b.commands) && b.commands[i+1].text == "echo $?"
 				if !followed && r.code != 0 {
-					t.Errorf("README.md:%d: %s exits %d; show it with a \"$ echo $?\" line", c.line, c.text, r.code)
+					t.Errorf("%s:%d: %s exits %d; show it with a \"$ echo $?\" line", path, c.line, c.text, r.code)
 				}
 				last = &r
 				if *update {
 					continue
 				}
 				if got, want := r.stdout, joinLines(c.stdout); got != want {
-					t.Errorf("README.md:%d: %s\nstdout differs\n--- README\n%s--- got\n%s", c.line, c.text, want, got)
+					t.Errorf("%s:%d: %s\nstdout differs\n--- document\n%s--- got\n%s", path, c.line, c.text, want, got)
 				}
 				if got, want := r.stderr, joinLines(c.stderr); got != want {
-					t.Errorf("README.md:%d: %s\nstderr differs (README lines start with %q)\n--- README\n%s--- got\n%s", c.line, c.text, stderrMark, want, got)
+					t.Errorf("%s:%d: %s\nstderr differs (its lines start with %q)\n--- document\n%s--- got\n%s", path, c.line, c.text, stderrMark, want, got)
 				}
 			}
 		})

@@ -20,6 +20,8 @@ type RequestedReport struct {
 	// Namespaces, with --by namespace, is one row per namespace with pods
 	// on the selected nodes, sorted by name, or by --sort-by.
 	Namespaces []NamespaceRequested `json:"namespaces,omitempty"`
+	// WhatIf lists the what-if edits applied to the input (absent without).
+	WhatIf *WhatIf `json:"whatIf,omitempty"`
 }
 
 // PodRequested is one pod's requests as the scheduler counts them on its

@@ -29,6 +29,8 @@ type Simulation struct {
 	// then the --pending pods; in script mode those, then every other pod a
 	// script step names, in the order first named.
 	Pods []SimulatedPod `json:"pods"`
+	// WhatIf lists the what-if edits applied to the input (absent without).
+	WhatIf *WhatIf `json:"whatIf,omitempty"`
 }
 
 // SimulationSettings are the simulation's inputs.

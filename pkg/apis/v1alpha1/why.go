@@ -18,6 +18,8 @@ type SchedulingReport struct {
 	// Replicas summarises a --pod-file run: the replicas placed one after
 	// the other, each assumed before the next.
 	Replicas *ReplicaSummary `json:"replicas,omitempty"`
+	// WhatIf lists the what-if edits applied to the input (absent without).
+	WhatIf *WhatIf `json:"whatIf,omitempty"`
 }
 
 // ReplicaSummary is how many replicas of a Pod or workload fit, and where.
