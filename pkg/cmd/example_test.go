@@ -101,7 +101,7 @@ var pendingReference = map[string]struct {
 
 // TestExampleWhy checks "why -A" on the example against the hand analysis.
 func TestExampleWhy(t *testing.T) {
-	r := run(t, "", "why", "-A", "-f", example, "-o", "json")
+	r := run(t, "", "why", "-A", "-f", example, "-o", "json", "--show-nodes")
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1 (pods stay pending): %s", r.code, r.stderr)
 	}

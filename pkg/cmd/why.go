@@ -50,6 +50,9 @@ type WhyOptions struct {
 	// the other (Replicas of them; -1: the workload's own count).
 	PodFile  string
 	Replicas int
+	// ShowNodes keeps every evaluated node's result (and every near miss)
+	// in the output of a run without POD arguments.
+	ShowNodes bool
 	genericiooptions.IOStreams
 	runContext
 }
@@ -73,7 +76,14 @@ as if each were the next pod the scheduler takes. For each pod: scheduled (and
 the node), unschedulable (with the FailedScheduling message, verbatim, and what
 preemption would do), gated (scheduling gates) or skipped. For one pod, or with
 -o wide, every evaluated node: its score per Score plugin, or the Filter plugin
-that rejected it and why.
+that rejected it and why; for an unschedulable pod, the nodes nearest to taking
+it with every Filter plugin that rejects it there (this tool's analysis; the
+scheduler stops at the first). When the pod records the cluster's scheduler's
+own verdict and it differs, both are shown.
+
+-o json|yaml without POD arguments gives each pod's diagnosis (nodes rejected
+per plugin, the top scored nodes, a few near misses); --show-nodes adds every
+node's result, as for named pods.
 
 Without POD arguments: the pending pods of the namespace (-n, or the kubeconfig
 context's), or of every namespace with -A. Nothing is ever written to the
@@ -89,6 +99,7 @@ unschedulable or gated, 2 error.`,
 	cmd.Flags().StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file: profiles, plugin weights and arguments, percentageOfNodesToScore")
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "A Pod, Deployment, ReplicaSet, StatefulSet, Job, CronJob or DaemonSet: place its replicas one after the other and say how many fit, and where")
 	cmd.Flags().IntVar(&o.Replicas, "replicas", o.Replicas, "With --pod-file, how many replicas to place (default: the workload's own count; a DaemonSet: one per node)")
+	cmd.Flags().BoolVar(&o.ShowNodes, "show-nodes", o.ShowNodes, "Without POD arguments, keep every evaluated node's result and every near miss in -o json|yaml (large: per pod x per node)")
 	return cmd
 }
 
@@ -111,6 +122,9 @@ func (o *WhyOptions) Validate() error {
 	}
 	if o.PodFile != "" && (len(o.Pods) > 0 || o.Input.AllNamespaces) {
 		return errors.New("--pod-file cannot be used with POD arguments or -A")
+	}
+	if o.ShowNodes && (len(o.Pods) > 0 || o.PodFile != "") {
+		return errors.New("--show-nodes is for runs without POD arguments or --pod-file: named pods show their nodes already")
 	}
 	if o.PodFile == "" && o.Replicas != -1 {
 		return errors.New("--replicas needs --pod-file")
@@ -166,17 +180,37 @@ func (o *WhyOptions) run(ctx context.Context) error {
 	if err := o.Output.PrintTable(o.Out, report, table, detail); err != nil {
 		return err
 	}
+	if detail == nil || !o.Output.IsTable() {
+		warnRecorded(o.ErrOut, report)
+	}
 	fmt.Fprintln(o.ErrOut, summary(verdicts))
 	return outcome(verdicts)
 }
 
 // showsNodes reports whether the output has per-node results: the detail
-// of one pod or -o wide, and every structured format. The one-row-per-pod
-// table does not, so the verdicts need not keep them (at 5,000 nodes they
-// would be most of the memory of "why -A").
+// of one pod or -o wide, and the structured formats of named pods or with
+// --show-nodes. The one-row-per-pod table and the diagnosis of -A's JSON
+// do not, so the verdicts need not keep them (at 5,000 nodes they would be
+// most of the memory and the output of "why -A").
 func (o *WhyOptions) showsNodes() bool {
-	return o.Output.Wide() || len(o.Pods) == 1 || !o.Output.rowsOutput()
+	return o.Output.Wide() || len(o.Pods) == 1 || (!o.Output.rowsOutput() && (len(o.Pods) > 0 || o.ShowNodes))
 }
+
+// nearMissNodes is how many near misses each unschedulable pod's verdict
+// keeps: none for the one-row-per-pod table, every rejected node with
+// --show-nodes, else a few.
+func (o *WhyOptions) nearMissNodes() int {
+	switch {
+	case o.Output.rowsOutput() && !o.Output.Wide() && len(o.Pods) != 1:
+		return 0
+	case o.ShowNodes:
+		return -1
+	}
+	return nearMissesShown
+}
+
+// nearMissesShown is how many nodes a near-miss summary names.
+const nearMissesShown = 5
 
 func (o *WhyOptions) schedulerConfig() (*decide.Config, error) {
 	if o.ConfigFile == "" {
@@ -194,7 +228,7 @@ func (o *WhyOptions) evaluate(ctx context.Context, m *model.Model, objects []run
 		fmt.Fprintln(o.ErrOut, "warning: the configuration names scheduler extenders, which are not called: their filters and scores are missing")
 	}
 	warnMissing(o.ErrOut, targets, objects)
-	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: !o.showsNodes()})
+	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: !o.showsNodes(), NearMisses: o.nearMissNodes()})
 	if err != nil {
 		return nil, err
 	}

@@ -116,7 +116,8 @@ func topNodes(nodes []NodeResult, n int) []NodeResult {
 // nearMisses runs every Filter plugin on every node for the pod, with the
 // cycle's PreFilter state, and keeps the nodes rejected by the fewest
 // plugins (Input.NearMisses of them; all with a negative count), fewest
-// first, then in NodeTree order.
+// first, then fewest reasons (a node short of cpu alone before one short
+// of cpu and memory), then in NodeTree order.
 func (c *cycle) nearMisses(ctx context.Context) ([]NearMiss, error) {
 	nodes := c.e.lister.list
 	order := map[string]int{}
@@ -137,11 +138,26 @@ func (c *cycle) nearMisses(ctx context.Context) ([]NearMiss, error) {
 			kept = append(kept, misses[i])
 		}
 	}
-	sort.SliceStable(kept, func(i, j int) bool { return len(kept[i].Rejections) < len(kept[j].Rejections) })
+	sort.SliceStable(kept, func(i, j int) bool {
+		a, b := &kept[i], &kept[j]
+		if len(a.Rejections) != len(b.Rejections) {
+			return len(a.Rejections) < len(b.Rejections)
+		}
+		return a.reasons() < b.reasons()
+	})
 	if n := c.e.nearMisses; n > 0 && len(kept) > n {
 		kept = kept[:n:n]
 	}
 	return append([]NearMiss(nil), kept...), nil
+}
+
+// reasons counts the reasons of every rejection.
+func (m *NearMiss) reasons() int {
+	n := 0
+	for i := range m.Rejections {
+		n += len(m.Rejections[i].Reasons)
+	}
+	return n
 }
 
 // missOn collects every rejection of the pod on one node over the
