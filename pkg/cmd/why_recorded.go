@@ -17,7 +17,7 @@ const recordedShown = 3
 // cluster's scheduler that differs from this decision: both, marked, then
 // one line of the usual causes.
 func warnRecorded(w io.Writer, r *v1alpha1.SchedulingReport) {
-	n := 0
+	n, generic := 0, false
 	for i := range r.Pods {
 		p := &r.Pods[i]
 		if p.ClusterScheduler == nil || !p.ClusterScheduler.Differs {
@@ -26,19 +26,23 @@ func warnRecorded(w io.Writer, r *v1alpha1.SchedulingReport) {
 		if n++; n > recordedShown {
 			continue
 		}
-		decided := p.Result
+		decided := "decided " + p.Result + " with another message; the"
 		if p.Node != "" {
-			decided += " on " + p.Node
-		} else if p.Message != "" {
-			decided += ": " + p.Message
+			decided = "decided scheduled on " + p.Node + ", but the"
 		}
-		fmt.Fprintf(w, "warning: pod %s: this tool decides %s; %s\n", oneLine(p.Pod), oneLine(decided), oneLine(printers.RecordedText(p.ClusterScheduler)))
-	}
-	if n == 0 {
-		return
+		cause := ""
+		if p.ClusterScheduler.Cause != "" {
+			cause = " (" + p.ClusterScheduler.Cause + ")"
+		} else {
+			generic = true
+		}
+		fmt.Fprintf(w, "warning: pod %s: %s %s%s\n", oneLine(p.Pod), decided, oneLine(printers.RecordedText(p.ClusterScheduler)), oneLine(cause))
 	}
 	if n > recordedShown {
 		fmt.Fprintf(w, "warning: %d more pods whose recorded verdict differs (clusterScheduler in -o json)\n", n-recordedShown)
+		generic = true
 	}
-	fmt.Fprintf(w, "hint: where a decision differs from the cluster's scheduler's, %s\n", printers.DifferHint)
+	if generic {
+		fmt.Fprintf(w, "hint: where a decision differs from the cluster's scheduler's, %s\n", printers.DifferHint)
+	}
 }

@@ -32,9 +32,12 @@ func recordedFields(r *v1alpha1.RecordedVerdict) [][2]string {
 		return nil
 	}
 	out := [][2]string{{"Cluster:", RecordedText(r)}}
-	if r.Differs {
+	switch {
+	case r.Cause != "":
+		out = append(out, [2]string{"", "(differs from the decision above: " + r.Cause + ")"})
+	case r.Differs:
 		out = append(out, [2]string{"", "(differs from the decision above: " + DifferHint + ")"})
-	} else {
+	default:
 		out = append(out, [2]string{"", "(the same as the decision above)"})
 	}
 	return out

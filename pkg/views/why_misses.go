@@ -76,8 +76,21 @@ func recordedVerdict(v *decide.Verdict) *v1alpha1.RecordedVerdict {
 			out.Differs = true
 		case decide.Unschedulable:
 			out.Differs = strings.TrimSpace(c.Message) != strings.TrimSpace(v.Message)
+			if out.Differs && strings.Replace(v.Message, draPhrase, "", 1) == strings.TrimSpace(c.Message) {
+				out.Cause = draCause
+			}
 		}
 		return out
 	}
 	return nil
 }
+
+// draPhrase is DynamicResources' PostFilter message for a pod without
+// claims, which kube-scheduler writes from v1.34 (the plugin on by default;
+// v1.33 and older write nothing for such a pod): checked in
+// k8s.io/kubernetes v1.33.7, v1.34.3 and v1.36.3,
+// pkg/scheduler/framework/plugins/dynamicresources.
+const (
+	draPhrase = "no new claims to deallocate, "
+	draCause  = "the messages differ only by \"no new claims to deallocate\", which kube-scheduler writes from v1.34 on: the cluster's scheduler is older"
+)

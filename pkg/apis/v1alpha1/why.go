@@ -134,6 +134,9 @@ type RecordedVerdict struct {
 	// "unschedulable" with another message: the input may be partial or
 	// stale, or the cluster's scheduler's version or configuration differ.
 	Differs bool `json:"differs"`
+	// Cause names the difference's cause when the two messages tell it
+	// (e.g. a phrase only newer schedulers write); empty otherwise.
+	Cause string `json:"cause,omitempty"`
 }
 
 // PreemptionDecision is what DefaultPreemption would do.
