@@ -249,6 +249,7 @@ func (f *InputFlags) LoadModel(ctx context.Context, streams genericiooptions.IOS
 // cluster when its version reads without a warning, else (an unreachable
 // server, say) after the listing as LoadModel says.
 func (f *InputFlags) LoadWithModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options) (*load.Cluster, *model.Model, error) {
+	byKubelets := opts.Profile == nil && len(f.Filenames) > 0 && f.Version.version == nil
 	if opts.Profile == nil {
 		if p, _, ok := f.quietProfile(streams); ok {
 			opts.Profile = &p
@@ -268,8 +269,40 @@ func (f *InputFlags) LoadWithModel(ctx context.Context, streams genericiooptions
 		return nil, nil, err
 	}
 	m := builder.Finish(cluster)
+	if byKubelets {
+		if m, err = f.followKubelets(cluster, m, opts, streams.ErrOut); err != nil {
+			return nil, nil, err
+		}
+	}
 	m.WriteWarnings(streams.ErrOut)
 	return cluster, m, nil
+}
+
+// followKubelets rebuilds m, read from files without --kube-version, for
+// the version every node's kubelet runs when that is not the one modelled
+// (see fromKubelets), and says so; with --feature-gates (read against
+// v1.36) it keeps m and says why.
+func (f *InputFlags) followKubelets(cluster *load.Cluster, m *model.Model, opts cache.Options, notes io.Writer) (*model.Model, error) {
+	kc := fromKubelets(cluster.Nodes)
+	if kc.Version.Minor == m.Cache.Profile().Version.Minor {
+		if kc.Note != "" {
+			fmt.Fprintln(notes, kc.Note)
+		}
+		return m, nil
+	}
+	if f.Version.FeatureGates != "" {
+		fmt.Fprintf(notes, "note: modelling kube-scheduler %s, which --feature-gates were read against, though every node's kubelet is %s; --kube-version %s models that\n",
+			m.Cache.Profile().Version, kc.Version, kc.Version)
+		return m, nil
+	}
+	p := cache.NewProfile(kc.Version, nil)
+	opts.Profile = &p
+	rebuilt, err := model.Build(cluster, opts)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(notes, kc.Note)
+	return rebuilt, nil
 }
 
 // quietProfile is Profile when it needs nothing but the flags, or a live

@@ -157,6 +157,7 @@ func (o *WhyOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	noteDecisionVersion(o.ErrOut, m.Cache.Profile().Version)
 	if o.PodFile != "" {
 		return o.runReplicas(ctx, m, cluster.Objects, cfg)
 	}
