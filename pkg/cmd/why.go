@@ -50,8 +50,8 @@ type WhyOptions struct {
 	// the other (Replicas of them; -1: the workload's own count).
 	PodFile  string
 	Replicas int
-	// ShowNodes keeps every evaluated node's result (and every near miss)
-	// in the output of a run without POD arguments.
+	// ShowNodes keeps every evaluated node's result in the structured
+	// output of a run without POD arguments, and every near miss.
 	ShowNodes bool
 	genericiooptions.IOStreams
 	runContext
@@ -99,7 +99,7 @@ unschedulable or gated, 2 error.`,
 	cmd.Flags().StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file: profiles, plugin weights and arguments, percentageOfNodesToScore")
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "A Pod, Deployment, ReplicaSet, StatefulSet, Job, CronJob or DaemonSet: place its replicas one after the other and say how many fit, and where")
 	cmd.Flags().IntVar(&o.Replicas, "replicas", o.Replicas, "With --pod-file, how many replicas to place (default: the workload's own count; a DaemonSet: one per node)")
-	cmd.Flags().BoolVar(&o.ShowNodes, "show-nodes", o.ShowNodes, "Without POD arguments, keep every evaluated node's result and every near miss in -o json|yaml (large: per pod x per node)")
+	cmd.Flags().BoolVar(&o.ShowNodes, "show-nodes", o.ShowNodes, "Keep every evaluated node's result in -o json|yaml without POD arguments (large: per pod x per node), and list every rejected node's near miss, not 5")
 	return cmd
 }
 
@@ -123,8 +123,8 @@ func (o *WhyOptions) Validate() error {
 	if o.PodFile != "" && (len(o.Pods) > 0 || o.Input.AllNamespaces) {
 		return errors.New("--pod-file cannot be used with POD arguments or -A")
 	}
-	if o.ShowNodes && (len(o.Pods) > 0 || o.PodFile != "") {
-		return errors.New("--show-nodes is for runs without POD arguments or --pod-file: named pods show their nodes already")
+	if o.ShowNodes && o.PodFile != "" {
+		return errors.New("--show-nodes cannot be used with --pod-file")
 	}
 	if o.PodFile == "" && o.Replicas != -1 {
 		return errors.New("--replicas needs --pod-file")

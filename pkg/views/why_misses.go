@@ -31,6 +31,10 @@ func fixHint(r decide.Rejection) string {
 			return "uncordon it"
 		}
 	case "TaintToleration":
+		// kubectl cordon's taint goes with the cordon.
+		if strings.HasPrefix(r.Taint, v1.TaintNodeUnschedulable+":") {
+			return "uncordon it"
+		}
 		if r.Taint != "" {
 			return "a toleration for its taint " + r.Taint
 		}
