@@ -279,30 +279,15 @@ func (f *InputFlags) LoadWithModel(ctx context.Context, streams genericiooptions
 }
 
 // followKubelets rebuilds m, read from files without --kube-version, for
-// the version every node's kubelet runs when that is not the one modelled
-// (see fromKubelets), and says so; with --feature-gates (read against
-// v1.36) it keeps m and says why.
+// the version the nodes' kubelets give (kubeletProfile) when that is not
+// the one modelled.
 func (f *InputFlags) followKubelets(cluster *load.Cluster, m *model.Model, opts cache.Options, notes io.Writer) (*model.Model, error) {
-	kc := fromKubelets(cluster.Nodes)
-	if kc.Version.Minor == m.Cache.Profile().Version.Minor {
-		if kc.Note != "" {
-			fmt.Fprintln(notes, kc.Note)
-		}
+	p, ok := f.kubeletProfile(cluster, m.Cache.Profile().Version, notes)
+	if !ok {
 		return m, nil
 	}
-	if f.Version.FeatureGates != "" {
-		fmt.Fprintf(notes, "note: modelling kube-scheduler %s, which --feature-gates were read against, though every node's kubelet is %s; --kube-version %s models that\n",
-			m.Cache.Profile().Version, kc.Version, kc.Version)
-		return m, nil
-	}
-	p := cache.NewProfile(kc.Version, nil)
 	opts.Profile = &p
-	rebuilt, err := model.Build(cluster, opts)
-	if err != nil {
-		return nil, err
-	}
-	fmt.Fprintln(notes, kc.Note)
-	return rebuilt, nil
+	return model.Build(cluster, opts)
 }
 
 // quietProfile is Profile when it needs nothing but the flags, or a live

@@ -99,6 +99,31 @@ func kubeletList(count map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
+// kubeletProfile is, for files read without --kube-version, the profile
+// of the version the nodes' kubelets give (fromKubelets) when it is not
+// modelled, with its note said; ok is false when modelled stays (its note,
+// if any, said). With --feature-gates, read against modelled, modelled
+// stays and the note says why.
+func (f *InputFlags) kubeletProfile(cluster *load.Cluster, modelled cache.Version, notes io.Writer) (cache.Profile, bool) {
+	if len(f.Filenames) == 0 || f.Version.version != nil {
+		return cache.Profile{}, false
+	}
+	kc := fromKubelets(cluster.Nodes)
+	switch {
+	case kc.Version.Minor == modelled.Minor:
+		if kc.Note != "" {
+			fmt.Fprintln(notes, kc.Note)
+		}
+		return cache.Profile{}, false
+	case f.Version.FeatureGates != "":
+		fmt.Fprintf(notes, "note: modelling kube-scheduler %s, which --feature-gates were read against, though every node's kubelet is %s; --kube-version %s models that\n",
+			modelled, kc.Version, kc.Version)
+		return cache.Profile{}, false
+	}
+	fmt.Fprintln(notes, kc.Note)
+	return cache.NewProfile(kc.Version, nil), true
+}
+
 // noteDecisionVersion says once, for the commands that decide, that the
 // decisions come from kube-scheduler v1.36's framework whatever version
 // the cache models, when that version is older.

@@ -74,7 +74,12 @@ func TestWhyFollowsKubelets(t *testing.T) {
 	if r.stderr != "1 pod: 1 scheduled\n" {
 		t.Errorf("--kube-version v1.36: stderr %q", r.stderr)
 	}
-	if r := run(t, "", "dump", "-f", path, "-o", "json"); !strings.HasPrefix(r.stderr, "note: modelling kube-scheduler v1.30,") {
-		t.Errorf("dump: stderr %q", r.stderr)
+	for _, cmd := range []string{"dump", "next-nodes"} {
+		if r := run(t, "", cmd, "-f", path, "-o", "json"); !strings.HasPrefix(r.stderr, "note: modelling kube-scheduler v1.30,") {
+			t.Errorf("%s: stderr %q", cmd, r.stderr)
+		}
+	}
+	if r := run(t, "", "dump", "-f", path, "-o", "json", "--feature-gates", "DRANodeAllocatableResources=true"); !strings.HasPrefix(r.stderr, "note: modelling kube-scheduler v1.36, which --feature-gates were read against") {
+		t.Errorf("dump --feature-gates: stderr %q", r.stderr)
 	}
 }
