@@ -15,32 +15,35 @@ const DifferHint = "the input may be partial (a pod holding a port, a claim or r
 
 // RecordedText is "cluster's scheduler said (at TIME): MESSAGE".
 func RecordedText(r *v1alpha1.RecordedVerdict) string {
-	at := ""
-	if r.Time != nil {
-		at = " (at " + r.Time.UTC().Format("2006-01-02T15:04:05Z") + ")"
-	}
 	msg := r.Message
 	if msg == "" {
 		msg = r.Reason
 	}
-	return "cluster's scheduler said" + at + ": " + msg
+	return "cluster's scheduler said" + recordedAt(r) + ": " + msg
 }
 
-// recordedFields are the detail view's lines for the cluster's own verdict.
+// recordedAt is " (at TIME)", or "" when the condition has no time.
+func recordedAt(r *v1alpha1.RecordedVerdict) string {
+	if r.Time == nil {
+		return ""
+	}
+	return " (at " + r.Time.UTC().Format("2006-01-02T15:04:05Z") + ")"
+}
+
+// recordedFields are the detail view's lines for the cluster's own
+// verdict: both messages when they differ, else a short line.
 func recordedFields(r *v1alpha1.RecordedVerdict) [][2]string {
 	if r == nil {
 		return nil
 	}
-	out := [][2]string{{"Cluster:", RecordedText(r)}}
-	switch {
-	case r.Cause != "":
-		out = append(out, [2]string{"", "(differs from the decision above: " + r.Cause + ")"})
-	case r.Differs:
-		out = append(out, [2]string{"", "(differs from the decision above: " + DifferHint + ")"})
-	default:
-		out = append(out, [2]string{"", "(the same as the decision above)"})
+	if !r.Differs {
+		return [][2]string{{"Cluster:", "cluster's scheduler said the same" + recordedAt(r)}}
 	}
-	return out
+	cause := r.Cause
+	if cause == "" {
+		cause = DifferHint
+	}
+	return [][2]string{{"Cluster:", RecordedText(r)}, {"", "(differs from the decision above: " + cause + ")"}}
 }
 
 // printNearMisses writes an unschedulable pod's near misses, one line per

@@ -63,8 +63,13 @@ func hasReason(reasons []string, want string) bool {
 }
 
 // recordedVerdict is the pod's PodScheduled condition when the cluster's
-// scheduler recorded it as Unschedulable, compared with this decision.
+// scheduler recorded it as Unschedulable, compared with this decision
+// (scheduled or unschedulable: a gated or skipped pod has no cycle to
+// compare).
 func recordedVerdict(v *decide.Verdict) *v1alpha1.RecordedVerdict {
+	if v.Result != decide.Scheduled && v.Result != decide.Unschedulable {
+		return nil
+	}
 	for i := range v.Pod.Status.Conditions {
 		c := &v.Pod.Status.Conditions[i]
 		if c.Type != v1.PodScheduled || c.Status != v1.ConditionFalse || c.Reason != v1.PodReasonUnschedulable {

@@ -37,7 +37,6 @@ func TestRecordedVerdict(t *testing.T) {
 		{"scheduled here", unschedulablePod(ours), decide.Scheduled, "", true, false},
 		{"older scheduler", unschedulablePod(older), decide.Unschedulable, ours, true, true},
 		{"other counts", unschedulablePod("0/2 nodes are available: 1 Insufficient cpu."), decide.Unschedulable, ours, true, false},
-		{"gated", unschedulablePod(ours), decide.Gated, "SchedulingGates: waiting", false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -49,6 +48,9 @@ func TestRecordedVerdict(t *testing.T) {
 	}
 	if r := recordedVerdict(&decide.Verdict{Pod: &v1.Pod{}, Result: decide.Scheduled}); r != nil {
 		t.Errorf("a pod without the condition: %+v", r)
+	}
+	if r := recordedVerdict(&decide.Verdict{Pod: unschedulablePod(ours), Result: decide.Gated, Message: "SchedulingGates: waiting"}); r != nil {
+		t.Errorf("a gated pod: %+v", r)
 	}
 }
 

@@ -86,7 +86,7 @@ type PodDecision struct {
 	NearMisses []NearMiss `json:"nearMisses,omitempty"`
 	// ClusterScheduler is the verdict the cluster's own scheduler last
 	// recorded in the pod (its PodScheduled condition), when it recorded
-	// one as Unschedulable.
+	// one as Unschedulable and this decision is scheduled or unschedulable.
 	ClusterScheduler *RecordedVerdict `json:"clusterScheduler,omitempty"`
 }
 
