@@ -79,6 +79,11 @@ func TestWhyFollowsKubelets(t *testing.T) {
 			t.Errorf("%s: stderr %q", cmd, r.stderr)
 		}
 	}
+	// simulate chooses its version before reading: it keeps v1.36 and says so.
+	if r := run(t, "", "simulate", "-f", path, "--pending", "-A"); !strings.HasPrefix(r.stderr,
+		"note: simulating kube-scheduler v1.36 (no --kube-version), though every node's kubelet is v1.30; --kube-version v1.30 models that\n") {
+		t.Errorf("simulate: stderr %q", r.stderr)
+	}
 	if r := run(t, "", "dump", "-f", path, "-o", "json", "--feature-gates", "DRANodeAllocatableResources=true"); !strings.HasPrefix(r.stderr, "note: modelling kube-scheduler v1.36, which --feature-gates were read against") {
 		t.Errorf("dump --feature-gates: stderr %q", r.stderr)
 	}
