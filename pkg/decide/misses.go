@@ -3,6 +3,7 @@ package decide
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	v1 "k8s.io/api/core/v1"
@@ -98,19 +99,36 @@ func rejectedBy(nodes []NodeResult) map[string]int {
 
 // topNodes are the n scored nodes with the highest totals, in the order
 // the cycle ranks them (equal totals in scan order, so the chosen node is
-// first); nil when nothing was scored.
+// first); nil when nothing was scored. It keeps n indices as it goes
+// rather than sorting the hundreds of scored nodes of a large cluster.
 func topNodes(nodes []NodeResult, n int) []NodeResult {
-	var scored []NodeResult
-	for _, r := range nodes {
-		if r.Feasible && len(r.Scores) > 0 {
-			scored = append(scored, r)
+	top := make([]int, 0, n+1)
+	for i := range nodes {
+		r := &nodes[i]
+		if !r.Feasible || len(r.Scores) == 0 {
+			continue
+		}
+		// Insert after every kept node with a total at least as high.
+		at := len(top)
+		for at > 0 && nodes[top[at-1]].Total < r.Total {
+			at--
+		}
+		if at >= n {
+			continue
+		}
+		top = slices.Insert(top, at, i)
+		if len(top) > n {
+			top = top[:n]
 		}
 	}
-	sort.SliceStable(scored, func(i, j int) bool { return scored[i].Total > scored[j].Total })
-	if len(scored) > n {
-		scored = scored[:n:n]
+	if len(top) == 0 {
+		return nil
 	}
-	return scored
+	out := make([]NodeResult, len(top))
+	for k, i := range top {
+		out[k] = nodes[i]
+	}
+	return out
 }
 
 // nearMisses runs every Filter plugin on every node for the pod, with the

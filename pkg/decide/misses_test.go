@@ -112,3 +112,28 @@ func TestNearMissesNominated(t *testing.T) {
 		t.Errorf("n1 (-want +got):\n%s", diff)
 	}
 }
+
+// TestTopNodes: the best three by total, equal totals in scan order,
+// unscored and rejected nodes left out.
+func TestTopNodes(t *testing.T) {
+	s := []PluginScore{{Plugin: "P", Score: 1}}
+	nodes := []NodeResult{
+		{Name: "a", Feasible: true, Scores: s, Total: 5},
+		{Name: "r", Plugin: "NodeAffinity"},
+		{Name: "b", Feasible: true, Scores: s, Total: 9},
+		{Name: "c", Feasible: true, Scores: s, Total: 5},
+		{Name: "u", Feasible: true, Total: 99}, // not scored
+		{Name: "d", Feasible: true, Scores: s, Total: 9},
+		{Name: "e", Feasible: true, Scores: s, Total: 7},
+	}
+	var got []string
+	for _, n := range topNodes(nodes, 3) {
+		got = append(got, n.Name)
+	}
+	if diff := cmp.Diff([]string{"b", "d", "e"}, got); diff != "" {
+		t.Errorf("top 3 (-want +got):\n%s", diff)
+	}
+	if topNodes(nodes[:2], 3)[0].Name != "a" || topNodes(nodes[1:2], 3) != nil {
+		t.Error("one scored node, or none")
+	}
+}
