@@ -101,7 +101,7 @@ var pendingReference = map[string]struct {
 
 // TestExampleWhy checks "why -A" on the example against the hand analysis.
 func TestExampleWhy(t *testing.T) {
-	r := run(t, "", "why", "-A", "-f", example, "-o", "json")
+	r := run(t, "", "why", "-A", "-f", example, "-o", "json", "--show-nodes")
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1 (pods stay pending): %s", r.code, r.stderr)
 	}
@@ -276,6 +276,32 @@ func TestExampleTablesFit(t *testing.T) {
 	for _, col := range []string{"CPU-FREE", "EPHEMERAL-STORAGE", "HUGEPAGES-2MI", "NVIDIA.COM/GPU-FREE", "NON-ZERO-MEMORY"} {
 		if !strings.Contains(strings.SplitN(wide.stdout, "\n", 2)[0], col) {
 			t.Errorf("requested -o wide lacks %s", col)
+		}
+	}
+}
+
+// TestExampleWhyDiagnosis: "why -A -o json" without --show-nodes gives
+// each pod's diagnosis instead of its nodes: the rejected nodes per plugin
+// (the first rejecting plugin of each node, as the hand analysis names it
+// for the nodes listed in pendingReference) and a few near misses.
+func TestExampleWhyDiagnosis(t *testing.T) {
+	r := run(t, "", "why", "-A", "-f", example, "-o", "json")
+	var rep v1alpha1.SchedulingReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep.Pods {
+		total := 0
+		for _, n := range p.RejectedBy {
+			total += n
+		}
+		if len(p.Nodes) != 0 || total != 12 || len(p.NearMisses) == 0 || len(p.NearMisses) > 5 {
+			t.Errorf("%s: %d nodes, %d rejected (want 0 and 12), %d near misses (want 1-5)", p.Pod, len(p.Nodes), total, len(p.NearMisses))
+		}
+		for node, plugin := range pendingReference[p.Pod].plugins {
+			if p.RejectedBy[plugin] == 0 {
+				t.Errorf("%s: %s rejects %s, but rejectedBy has no %s: %v", p.Pod, plugin, node, plugin, p.RejectedBy)
+			}
 		}
 	}
 }

@@ -88,6 +88,8 @@ func TestGolden(t *testing.T) {
 		{"affinity-snapshot-wide.txt", []string{"snapshot", "-f", fixture("affinity"), "-o", "wide"}, 0},
 		{"pending-why.txt", []string{"why", "-f", fixture("pending"), "-n", "apps"}, 1},
 		{"pending-why-big.txt", []string{"why", "-f", fixture("pending"), "-n", "apps", "big"}, 1},
+		// The near misses and the cluster's recorded verdict (stale here).
+		{"example-why-llama.txt", []string{"why", "-f", example, "ml/llama-finetune-worker-0"}, 1},
 		{"pending-why.csv", []string{"why", "-f", fixture("pending"), "-A", "-o", "csv", "--sort-by", "pod"}, 1},
 		{"pending-requested-pod.txt", []string{"requested", "-f", fixture("pending"), "--pod", "apps/small"}, 0},
 		{"taints-requested-pod.txt", []string{"requested", "-f", fixture("taints"), "--pod", "apps/plain"}, 0},

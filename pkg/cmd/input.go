@@ -249,6 +249,7 @@ func (f *InputFlags) LoadModel(ctx context.Context, streams genericiooptions.IOS
 // cluster when its version reads without a warning, else (an unreachable
 // server, say) after the listing as LoadModel says.
 func (f *InputFlags) LoadWithModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options) (*load.Cluster, *model.Model, error) {
+	byKubelets := opts.Profile == nil && len(f.Filenames) > 0 && f.Version.version == nil
 	if opts.Profile == nil {
 		if p, _, ok := f.quietProfile(streams); ok {
 			opts.Profile = &p
@@ -268,8 +269,25 @@ func (f *InputFlags) LoadWithModel(ctx context.Context, streams genericiooptions
 		return nil, nil, err
 	}
 	m := builder.Finish(cluster)
+	if byKubelets {
+		if m, err = f.followKubelets(cluster, m, opts, streams.ErrOut); err != nil {
+			return nil, nil, err
+		}
+	}
 	m.WriteWarnings(streams.ErrOut)
 	return cluster, m, nil
+}
+
+// followKubelets rebuilds m, read from files without --kube-version, for
+// the version the nodes' kubelets give (kubeletProfile) when that is not
+// the one modelled.
+func (f *InputFlags) followKubelets(cluster *load.Cluster, m *model.Model, opts cache.Options, notes io.Writer) (*model.Model, error) {
+	p, ok := f.kubeletProfile(cluster, m.Cache.Profile().Version, notes)
+	if !ok {
+		return m, nil
+	}
+	opts.Profile = &p
+	return model.Build(cluster, opts)
 }
 
 // quietProfile is Profile when it needs nothing but the flags, or a live

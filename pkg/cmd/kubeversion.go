@@ -27,7 +27,7 @@ type VersionFlags struct {
 // AddFlags registers --kube-version and --feature-gates.
 func (f *VersionFlags) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.KubeVersion, "kube-version", f.KubeVersion,
-		"kube-scheduler version to model, "+cache.SupportedRange+", e.g. v1.18 or v1.22.5 (default: the live API server's version; v1.36 with -f)")
+		"kube-scheduler version to model, "+cache.SupportedRange+", e.g. v1.18 or v1.22.5 (default: the live API server's version; with -f, the version every node's kubelet reports, else v1.36)")
 	cmd.Flags().StringVar(&f.FeatureGates, "feature-gates", f.FeatureGates,
 		"kube-scheduler feature gates that change the cache's accounting, e.g. PodLevelResources=true,InPlacePodVerticalScaling=false (default: the version's defaults)")
 	versions := make([]string, 0, cache.MaxMinor-cache.MinMinor+1)

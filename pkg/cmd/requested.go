@@ -253,6 +253,9 @@ func (o *RequestedOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if fit != nil {
+		noteDecisionVersion(o.ErrOut, m.Cache.Profile().Version)
+	}
 	r := views.Requested(m, o.viewOptions())
 	r.WhatIf = o.WhatIf.report()
 	if o.podRows() {

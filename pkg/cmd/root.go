@@ -26,7 +26,7 @@ func NewCmdSchedCache(streams genericiooptions.IOStreams) *cobra.Command {
 requested resources as the scheduler accounts them, cache dumps and snapshots,
 the zone round-robin node order, and simulated assume/forget/expire outcomes,
 as kube-scheduler v1.18 to v1.36 does (--kube-version; default: the cluster's
-own version, or v1.36 with -f).
+own version, or with -f the one every node's kubelet reports, else v1.36).
 
 Namespaces: -n/--namespace and -A/--all-namespaces mean what they mean in
 kubectl. Cluster views (dump, requested, snapshot) hold and count every pod

@@ -398,6 +398,7 @@ func (o *SimulateOptions) Run() error {
 		return err
 	}
 	defer sim.Close()
+	o.noteVersions(sim.Model(), cluster)
 	pods, err := o.podsToSimulate(sim.Model())
 	if errors.Is(err, errNoPendingPods) {
 		// As kubectl get when a namespace or selector matches nothing.

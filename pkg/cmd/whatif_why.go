@@ -111,13 +111,12 @@ func (o *WhyOptions) beforeEdits(ctx context.Context, in *whatIfInput, cfg *deci
 			targets = append(targets, p)
 		}
 	}
-	// The same evaluation, its notes and warnings already said once; two
-	// POD "arguments" make the table output keep no per-node results
-	// (showsNodes), which only the result and node are read from here.
+	// The same evaluation, its notes and warnings already said once; only
+	// each verdict's result and node are read, so it keeps no per-node
+	// results and computes no near misses.
 	quiet := *o
 	quiet.ErrOut = io.Discard
-	quiet.Pods = []string{"", ""}
-	vs, err := quiet.evaluate(ctx, m, in.Original.Objects, cfg, targets)
+	vs, err := quiet.evaluateWith(ctx, m, in.Original.Objects, cfg, targets, true, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -52,6 +52,9 @@ type WhyOptions struct {
 	Replicas int
 	// WhatIf are the what-if edits and --until-fits.
 	WhatIf *WhatIfFlags
+	// ShowNodes keeps every evaluated node's result in the structured
+	// output of a run without POD arguments, and every near miss.
+	ShowNodes bool
 	genericiooptions.IOStreams
 	runContext
 }
@@ -75,7 +78,14 @@ as if each were the next pod the scheduler takes. For each pod: scheduled (and
 the node), unschedulable (with the FailedScheduling message, verbatim, and what
 preemption would do), gated (scheduling gates) or skipped. For one pod, or with
 -o wide, every evaluated node: its score per Score plugin, or the Filter plugin
-that rejected it and why.
+that rejected it and why; for an unschedulable pod, the nodes nearest to taking
+it with every Filter plugin that rejects it there (this tool's analysis; the
+scheduler stops at the first). When the pod records the cluster's scheduler's
+own verdict and it differs, both are shown.
+
+-o json|yaml without POD arguments gives each pod's diagnosis (nodes rejected
+per plugin, the top scored nodes, a few near misses); --show-nodes adds every
+node's result, as for named pods.
 
 Without POD arguments: the pending pods of the namespace (-n, or the kubeconfig
 context's), or of every namespace with -A. Nothing is ever written to the
@@ -93,6 +103,7 @@ unschedulable or gated, 2 error.`,
 	cmd.Flags().IntVar(&o.Replicas, "replicas", o.Replicas, "With --pod-file, how many replicas to place (default: the workload's own count; a DaemonSet: one per node)")
 	o.WhatIf.AddFlags(cmd, o.Input)
 	o.WhatIf.addUntilFits(cmd)
+	cmd.Flags().BoolVar(&o.ShowNodes, "show-nodes", o.ShowNodes, "Keep every evaluated node's result in -o json|yaml without POD arguments (large: per pod x per node), and list every rejected node's near miss, not 5")
 	return cmd
 }
 
@@ -118,6 +129,9 @@ func (o *WhyOptions) Validate() error {
 	}
 	if o.PodFile != "" && (len(o.Pods) > 0 || o.Input.AllNamespaces) {
 		return errors.New("--pod-file cannot be used with POD arguments or -A")
+	}
+	if o.ShowNodes && o.PodFile != "" {
+		return errors.New("--show-nodes cannot be used with --pod-file")
 	}
 	if o.PodFile == "" && o.Replicas != -1 {
 		return errors.New("--replicas needs --pod-file")
@@ -157,6 +171,7 @@ func (o *WhyOptions) run(ctx context.Context) error {
 		return err
 	}
 	cluster, m := in.Cluster, in.Model
+	noteDecisionVersion(o.ErrOut, m.Cache.Profile().Version)
 	if o.WhatIf.UntilFits {
 		return o.runUntilFits(ctx, in, cfg)
 	}
@@ -186,17 +201,37 @@ func (o *WhyOptions) run(ctx context.Context) error {
 	if err := o.Output.PrintTable(o.Out, report, table, detail); err != nil {
 		return err
 	}
+	if detail == nil || !o.Output.IsTable() {
+		warnRecorded(o.ErrOut, report)
+	}
 	fmt.Fprintln(o.ErrOut, summary(verdicts))
 	return outcome(verdicts)
 }
 
 // showsNodes reports whether the output has per-node results: the detail
-// of one pod or -o wide, and every structured format. The one-row-per-pod
-// table does not, so the verdicts need not keep them (at 5,000 nodes they
-// would be most of the memory of "why -A").
+// of one pod or -o wide, and the structured formats of named pods or with
+// --show-nodes. The one-row-per-pod table and the diagnosis of -A's JSON
+// do not, so the verdicts need not keep them (at 5,000 nodes they would be
+// most of the memory and the output of "why -A").
 func (o *WhyOptions) showsNodes() bool {
-	return o.Output.Wide() || len(o.Pods) == 1 || !o.Output.rowsOutput()
+	return o.Output.Wide() || len(o.Pods) == 1 || (!o.Output.rowsOutput() && (len(o.Pods) > 0 || o.ShowNodes))
 }
+
+// nearMissNodes is how many near misses each unschedulable pod's verdict
+// keeps: none for the one-row-per-pod table, every rejected node with
+// --show-nodes, else a few.
+func (o *WhyOptions) nearMissNodes() int {
+	switch {
+	case o.Output.rowsOutput() && !o.Output.Wide() && len(o.Pods) != 1:
+		return 0
+	case o.ShowNodes:
+		return -1
+	}
+	return nearMissesShown
+}
+
+// nearMissesShown is how many nodes a near-miss summary names.
+const nearMissesShown = 5
 
 func (o *WhyOptions) schedulerConfig() (*decide.Config, error) {
 	if len(o.ConfigFiles) == 0 {
@@ -205,7 +240,15 @@ func (o *WhyOptions) schedulerConfig() (*decide.Config, error) {
 	return decide.LoadConfigFile(o.ConfigFiles[0])
 }
 
+// evaluate runs each target's scheduling cycle over m, keeping in the
+// verdicts the per-node results and near misses the output shows.
 func (o *WhyOptions) evaluate(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config, targets []*v1.Pod) ([]*decide.Verdict, error) {
+	return o.evaluateWith(ctx, m, objects, cfg, targets, !o.showsNodes(), o.nearMissNodes())
+}
+
+// evaluateWith is evaluate with the detail chosen by the caller: omitNodes
+// drops the per-node results, nearMisses is decide.Input.NearMisses.
+func (o *WhyOptions) evaluateWith(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config, targets []*v1.Pod, omitNodes bool, nearMisses int) ([]*decide.Verdict, error) {
 	snap := cache.NewEmptySnapshot()
 	if err := m.Cache.UpdateSnapshot(snap); err != nil {
 		return nil, err
@@ -214,7 +257,7 @@ func (o *WhyOptions) evaluate(ctx context.Context, m *model.Model, objects []run
 		fmt.Fprintln(o.ErrOut, "warning: the configuration names scheduler extenders, which are not called: their filters and scores are missing")
 	}
 	warnMissing(o.ErrOut, targets, objects)
-	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: !o.showsNodes()})
+	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: omitNodes, NearMisses: nearMisses})
 	if err != nil {
 		return nil, err
 	}

@@ -52,6 +52,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, pod *v1.Pod) (*Verdict, error)
 		return prev.forPod(pod), nil
 	}
 	v, err := c.run(ctx, 0)
+	if err == nil {
+		err = c.explain(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}

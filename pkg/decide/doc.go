@@ -16,6 +16,12 @@
 // DefaultPreemption's API calls (patching and deleting victims) are replaced
 // by a recorder, so preemption reports its victims without evicting anything.
 //
+// After a cycle, Evaluate adds what the scheduler does not compute (misses.go):
+// the rejected nodes per plugin, the best scored nodes and, for an
+// unschedulable pod with Input.NearMisses, every Filter plugin that rejects it
+// on each node, not only the first — this tool's analysis, kept apart from the
+// verdict, which it does not change.
+//
 // Everything is built once per Evaluator (New) and shared by every pod it
 // evaluates; Close releases the framework's goroutines.
 package decide

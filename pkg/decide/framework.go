@@ -59,6 +59,11 @@ type Input struct {
 	// verdict holds 5,000 NodeResults, so for every pending pod of a large
 	// cluster they would be most of the memory.
 	OmitNodes bool
+	// NearMisses is how many nodes an unschedulable pod's verdict lists
+	// in Verdict.NearMisses (Evaluate only): 0 none (the analysis does not
+	// run: it filters every node again), a negative number every rejected
+	// node.
+	NearMisses int
 	// withoutAffinityView builds InterPodAffinity over the full lister, as
 	// upstream does (tests compare the two).
 	withoutAffinityView bool
@@ -97,7 +102,9 @@ type Evaluator struct {
 	memo map[string]*Verdict
 	// omitNodes: Evaluate drops Verdict.Nodes (Input.OmitNodes).
 	omitNodes bool
-	cancel    context.CancelFunc
+	// nearMisses: Input.NearMisses.
+	nearMisses int
+	cancel     context.CancelFunc
 }
 
 // initMetrics creates kube-scheduler's metric vectors once, as
@@ -148,6 +155,7 @@ func New(ctx context.Context, in Input) (*Evaluator, error) {
 		memo:        map[string]*Verdict{},
 		parallelism: par,
 		omitNodes:   in.OmitNodes,
+		nearMisses:  in.NearMisses,
 		cancel:      cancel,
 	}
 	e.lister.refresh(in.Snapshot)

@@ -55,6 +55,17 @@ type Verdict struct {
 	// EvaluatedNodes and FeasibleNodes count what the cycle looked at, as the
 	// scheduler's "Successfully bound pod" log line reports them.
 	EvaluatedNodes, FeasibleNodes int
+	// RejectedBy counts the rejected nodes per plugin, each node under the
+	// plugin the scheduler records for it (the first that rejected it); a
+	// PreFilter rejection counts every node. Kept when Nodes are omitted.
+	RejectedBy map[string]int
+	// TopNodes are the best scored nodes (up to 3), the chosen one first;
+	// empty when nothing was scored. Kept when Nodes are omitted.
+	TopNodes []NodeResult
+	// NearMisses are, for an unschedulable pod, this tool's analysis (not
+	// the scheduler's): the nodes rejected by the fewest Filter plugins,
+	// each with every plugin that rejects it (Input.NearMisses).
+	NearMisses []NearMiss
 }
 
 // NodeResult is one node's outcome: the first Filter (or PreFilter) plugin

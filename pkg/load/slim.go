@@ -44,12 +44,16 @@ func slimPod(pod *corev1.Pod) {
 // slimCondition drops a condition's times. The request algorithms read a
 // condition's type, status and reason (a pending or infeasible resize); its
 // times only the kubelet and the controllers. Without them the replicas'
-// conditions are equal, and shared (share.go, poddecode.go). Like
-// slimContainerStatus, it writes nothing to a condition slimmed already:
-// a shared one is read on other cores.
+// conditions are equal, and shared (share.go, poddecode.go). A pending
+// pod's PodScheduled=False keeps its transition time: "why" tells when the
+// cluster's scheduler recorded its verdict. Like slimContainerStatus, it
+// writes nothing to a condition slimmed already: a shared one is read on
+// other cores.
 func slimCondition(c *corev1.PodCondition) {
 	zero(&c.LastProbeTime)
-	zero(&c.LastTransitionTime)
+	if c.Type != corev1.PodScheduled || c.Status != corev1.ConditionFalse {
+		zero(&c.LastTransitionTime)
+	}
 }
 
 // zero sets *v to its zero value unless it is zero already.

@@ -78,10 +78,14 @@ func printPodDecision(w io.Writer, p *v1alpha1.PodDecision, opts TableOptions) e
 	if p.NominatedNodeName != "" {
 		fields = append(fields, [2]string{"Nominated:", p.NominatedNodeName + " (status.nominatedNodeName, tried first)"})
 	}
+	fields = append(fields, recordedFields(p.ClusterScheduler)...)
 	for _, f := range fields {
 		if _, err := fmt.Fprintf(w, "%-12s%s\n", f[0], termtext.Text(f[1])); err != nil {
 			return err
 		}
+	}
+	if err := printNearMisses(w, p.NearMisses); err != nil {
+		return err
 	}
 	if len(p.Nodes) == 0 {
 		return nil

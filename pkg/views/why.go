@@ -33,13 +33,33 @@ func podDecision(v *decide.Verdict) v1alpha1.PodDecision {
 	}
 	for _, n := range v.Nodes {
 		d.Nodes = append(d.Nodes, nodeDecision(n))
-		if len(d.ScorePlugins) == 0 && len(n.Scores) > 0 {
-			for _, s := range n.Scores {
-				d.ScorePlugins = append(d.ScorePlugins, s.Plugin)
-			}
+	}
+	for _, n := range v.Nodes {
+		if len(n.Scores) > 0 {
+			d.ScorePlugins = scorePlugins(n)
+			break
 		}
 	}
+	if len(d.ScorePlugins) == 0 && len(v.TopNodes) > 0 {
+		d.ScorePlugins = scorePlugins(v.TopNodes[0])
+	}
+	d.RejectedBy = v.RejectedBy
+	for _, n := range v.TopNodes {
+		d.TopNodes = append(d.TopNodes, nodeDecision(n))
+	}
+	for _, m := range v.NearMisses {
+		d.NearMisses = append(d.NearMisses, nearMiss(m))
+	}
+	d.ClusterScheduler = recordedVerdict(v)
 	return d
+}
+
+func scorePlugins(n decide.NodeResult) []string {
+	out := make([]string, 0, len(n.Scores))
+	for _, s := range n.Scores {
+		out = append(out, s.Plugin)
+	}
+	return out
 }
 
 func nodeDecision(n decide.NodeResult) v1alpha1.NodeDecision {

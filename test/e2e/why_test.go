@@ -44,7 +44,8 @@ func TestWhyAgreesWithRealScheduler(t *testing.T) {
 	if err := f.create(ctx, cs); err != nil {
 		t.Fatal(err)
 	}
-	r := runPlugin(t, nil, "why", "-A", "-o", "json", "--kubeconfig="+c.Kubeconfig(framework.UserAdmin))
+	// --show-nodes: checkTopScore reads every node's score.
+	r := runPlugin(t, nil, "why", "-A", "-o", "json", "--show-nodes", "--kubeconfig="+c.Kubeconfig(framework.UserAdmin))
 	if r.code != 1 { // some pods are unschedulable
 		t.Fatalf("why -A: want exit 1\n%v", r)
 	}

@@ -71,8 +71,75 @@ type PodDecision struct {
 	// ScorePlugins are the Score plugins that scored the feasible nodes, in
 	// the profile's order (plugins whose PreScore skipped the pod are absent).
 	ScorePlugins []string `json:"scorePlugins,omitempty"`
-	// Nodes are the evaluated nodes in the order the cycle filtered them.
+	// Nodes are the evaluated nodes in the order the cycle filtered them:
+	// for the pods named on the command line, and for the others only with
+	// --show-nodes (at 5,000 nodes they are most of the output).
 	Nodes []NodeDecision `json:"nodes,omitempty"`
+	// RejectedBy counts the rejected nodes per plugin, each node under the
+	// plugin the scheduler records for it (the first Filter plugin that
+	// rejected it; a PreFilter rejection counts every node).
+	RejectedBy map[string]int `json:"rejectedBy,omitempty"`
+	// TopNodes are, for a scheduled pod whose feasible nodes were scored,
+	// the best of them (up to 3) with their scores, the chosen node first.
+	TopNodes []NodeDecision `json:"topNodes,omitempty"`
+	// NearMisses are this tool's analysis of an unschedulable pod, not the
+	// scheduler's: the nodes rejected by the fewest Filter plugins (a few,
+	// every rejected node with --show-nodes), fewest first, each with every
+	// plugin that rejects the pod there (the scheduler stops at the first).
+	NearMisses []NearMiss `json:"nearMisses,omitempty"`
+	// ClusterScheduler is the verdict the cluster's own scheduler last
+	// recorded in the pod (its PodScheduled condition), when it recorded
+	// one as Unschedulable and this decision is scheduled or unschedulable.
+	ClusterScheduler *RecordedVerdict `json:"clusterScheduler,omitempty"`
+}
+
+// NearMiss is one node that rejects the pod, with every rejection.
+type NearMiss struct {
+	Node       string      `json:"node"`
+	Rejections []Rejection `json:"rejections"`
+}
+
+// Rejection is one Filter plugin's rejection of the pod on a node.
+type Rejection struct {
+	Plugin string `json:"plugin"`
+	// Code: "Unschedulable" or "UnschedulableAndUnresolvable".
+	Code    string   `json:"code"`
+	Reasons []string `json:"reasons"`
+	// Shortfalls are, for NodeResourcesFit, the resources the node lacks.
+	Shortfalls []Shortfall `json:"shortfalls,omitempty"`
+	// Taint is, for TaintToleration, the first taint the pod does not
+	// tolerate: "key=value:Effect".
+	Taint string `json:"taint,omitempty"`
+	// Fix is a hint at what would lift this rejection, e.g. "uncordon it"
+	// (empty when the reasons say it best).
+	Fix string `json:"fix,omitempty"`
+}
+
+// Shortfall is one resource a node lacks for the pod, as NodeResourcesFit
+// computes it. Units: milliCPU for "cpu", bytes for "memory" and
+// "ephemeral-storage", pods for "pods", the resource's own otherwise.
+type Shortfall struct {
+	Resource  string `json:"resource"`
+	Requested int64  `json:"requested"`
+	// Free is the node's allocatable minus what its pods request.
+	Free int64 `json:"free"`
+}
+
+// RecordedVerdict is what the cluster's scheduler recorded in the pod.
+type RecordedVerdict struct {
+	// Reason is the PodScheduled condition's reason: "Unschedulable".
+	Reason string `json:"reason"`
+	// Message is the condition's message (the FailedScheduling text).
+	Message string `json:"message,omitempty"`
+	// Time is the condition's lastTransitionTime.
+	Time *metav1.Time `json:"lastTransitionTime,omitempty"`
+	// Differs is true when this decision is "scheduled", or
+	// "unschedulable" with another message: the input may be partial or
+	// stale, or the cluster's scheduler's version or configuration differ.
+	Differs bool `json:"differs"`
+	// Cause names the difference's cause when the two messages tell it
+	// (e.g. a phrase only newer schedulers write); empty otherwise.
+	Cause string `json:"cause,omitempty"`
 }
 
 // PreemptionDecision is what DefaultPreemption would do.

@@ -1,0 +1,90 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func kubeletNodes(versions ...string) []*v1.Node {
+	out := make([]*v1.Node, len(versions))
+	for i, s := range versions {
+		out[i] = &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n"}, Status: v1.NodeStatus{NodeInfo: v1.NodeSystemInfo{KubeletVersion: s}}}
+	}
+	return out
+}
+
+// TestFromKubelets: the version files are modelled as, from the nodes'
+// kubeletVersion, and the note said about it.
+func TestFromKubelets(t *testing.T) {
+	tests := []struct {
+		name     string
+		versions []string
+		minor    int
+		note     string
+	}{
+		{"no versions", []string{"", ""}, 36, ""},
+		{"all v1.36", []string{"v1.36.3", "v1.36.1"}, 36, ""},
+		{"all v1.30", []string{"v1.30.2-gke.1587003", "v1.30.2-gke.1587003"}, 30,
+			"note: modelling kube-scheduler v1.30, the version of every node's kubelet (v1.30.2-gke.1587003); --kube-version chooses another"},
+		{"two patches of v1.30", []string{"v1.30.1", "v1.30.2", "v1.30.2"}, 30,
+			"note: modelling kube-scheduler v1.30, the version of every node's kubelet (v1.30.1 on 1 node, v1.30.2 on 2); --kube-version chooses another"},
+		// The example's upgrade in progress: the control plane is v1.36.
+		{"upgrading to v1.36", []string{"v1.36.3", "v1.33.7", "v1.36.3"}, 36, ""},
+		{"upgrading to v1.31", []string{"v1.31.0", "v1.29.4", "v1.29.4"}, 36,
+			"note: modelling kube-scheduler v1.36: the nodes' kubelets differ (v1.29.4 on 2 nodes, v1.31.0 on 1), so the control plane is v1.31 or newer; --kube-version chooses another"},
+		{"too old", []string{"v1.16.3"}, 36,
+			"note: modelling kube-scheduler v1.36: every node's kubelet is v1.16.3, outside v1.18 to v1.36; --kube-version chooses another"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := fromKubelets(kubeletNodes(tc.versions...))
+			if got.Version.Minor != tc.minor || got.Note != tc.note {
+				t.Errorf("got v1.%d %q\nwant v1.%d %q", got.Version.Minor, got.Note, tc.minor, tc.note)
+			}
+		})
+	}
+}
+
+// TestWhyFollowsKubelets: files whose nodes all run v1.30 are modelled as
+// v1.30 without --kube-version, and why says both notes once; with
+// --kube-version nothing is said of the kubelets.
+func TestWhyFollowsKubelets(t *testing.T) {
+	raw, err := os.ReadFile(fixture("pending"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ReplaceAll(string(raw), "status: {allocatable:", "status: {nodeInfo: {kubeletVersion: v1.30.2}, allocatable:")
+	path := filepath.Join(t.TempDir(), "cluster.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "", "why", "-f", path, "-n", "apps", "small")
+	want := "note: modelling kube-scheduler v1.30, the version of every node's kubelet (v1.30.2); --kube-version chooses another\n" +
+		"note: decisions follow kube-scheduler v1.36's framework and plugins, not v1.30's (only the cache's accounting is v1.30's): verdicts and messages may differ from that scheduler's\n" +
+		"1 pod: 1 scheduled\n"
+	if r.code != 0 || r.stderr != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", r.code, r.stderr, want)
+	}
+	r = run(t, "", "why", "-f", path, "-n", "apps", "small", "--kube-version", "v1.36")
+	if r.stderr != "1 pod: 1 scheduled\n" {
+		t.Errorf("--kube-version v1.36: stderr %q", r.stderr)
+	}
+	for _, cmd := range []string{"dump", "next-nodes"} {
+		if r := run(t, "", cmd, "-f", path, "-o", "json"); !strings.HasPrefix(r.stderr, "note: modelling kube-scheduler v1.30,") {
+			t.Errorf("%s: stderr %q", cmd, r.stderr)
+		}
+	}
+	// simulate chooses its version before reading: it keeps v1.36 and says so.
+	if r := run(t, "", "simulate", "-f", path, "--pending", "-A"); !strings.HasPrefix(r.stderr,
+		"note: simulating kube-scheduler v1.36 (no --kube-version), though every node's kubelet is v1.30; --kube-version v1.30 models that\n") {
+		t.Errorf("simulate: stderr %q", r.stderr)
+	}
+	if r := run(t, "", "dump", "-f", path, "-o", "json", "--feature-gates", "DRANodeAllocatableResources=true"); !strings.HasPrefix(r.stderr, "note: modelling kube-scheduler v1.36, which --feature-gates were read against") {
+		t.Errorf("dump --feature-gates: stderr %q", r.stderr)
+	}
+}
