@@ -111,7 +111,8 @@ func PlanDrain(ctx context.Context, nodes []string, podsOf map[string][]*v1.Pod,
 	if !rules.DaemonSetsComplete {
 		for _, node := range nodes {
 			for _, p := range podsOf[node] {
-				if ref := metav1.GetControllerOfNoCopy(p); ref != nil && ref.Kind == "DaemonSet" && !known[p.Namespace+"/"+ref.Name] {
+				ref := metav1.GetControllerOfNoCopy(p)
+				if ref != nil && ref.Kind == "DaemonSet" && !known[p.Namespace+"/"+ref.Name] && selector.Matches(labels.Set(p.Labels)) {
 					known[p.Namespace+"/"+ref.Name] = true
 					plan.AssumedDaemonSets = append(plan.AssumedDaemonSets, p.Namespace+"/"+ref.Name)
 					objects = append(objects, &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Namespace: p.Namespace, Name: ref.Name}})
