@@ -9,6 +9,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -102,34 +103,27 @@ func PlanDrain(ctx context.Context, nodes []string, podsOf map[string][]*v1.Pod,
 		return nil, fmt.Errorf("--pod-selector: %w", err)
 	}
 	plan := &DrainPlan{}
-	objects := make([]runtime.Object, 0, len(daemonSets))
-	known := map[string]bool{}
+	known := make(map[string]*appsv1.DaemonSet, len(daemonSets))
 	for _, ds := range daemonSets {
-		objects = append(objects, ds)
-		known[ds.Namespace+"/"+ds.Name] = true
+		known[ds.Namespace+"/"+ds.Name] = ds
 	}
 	if !rules.DaemonSetsComplete {
 		for _, node := range nodes {
 			for _, p := range podsOf[node] {
 				ref := metav1.GetControllerOfNoCopy(p)
-				if ref != nil && ref.Kind == "DaemonSet" && !known[p.Namespace+"/"+ref.Name] && selector.Matches(labels.Set(p.Labels)) {
-					known[p.Namespace+"/"+ref.Name] = true
-					plan.AssumedDaemonSets = append(plan.AssumedDaemonSets, p.Namespace+"/"+ref.Name)
-					objects = append(objects, &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Namespace: p.Namespace, Name: ref.Name}})
+				if ref == nil || ref.Kind != "DaemonSet" || !selector.Matches(labels.Set(p.Labels)) {
+					continue
+				}
+				if key := p.Namespace + "/" + ref.Name; known[key] == nil {
+					known[key] = &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Namespace: p.Namespace, Name: ref.Name}}
+					plan.AssumedDaemonSets = append(plan.AssumedDaemonSets, key)
 				}
 			}
 		}
 		sort.Strings(plan.AssumedDaemonSets)
 	}
-	client := fake.NewClientset(objects...)
 	var listed *v1.Pod // what the pod list returns: the pod being decided
-	client.PrependReactor("list", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
-		out := &v1.PodList{}
-		if listed != nil {
-			out.Items = append(out.Items, *listed)
-		}
-		return true, out, nil
-	})
+	client := clientFor(known, &listed)
 	helper := &drain.Helper{
 		Ctx: ctx, Client: client, Force: rules.Force, IgnoreAllDaemonSets: rules.IgnoreDaemonSets,
 		DeleteEmptyDirData: rules.DeleteEmptyDirData, Out: io.Discard, ErrOut: io.Discard,
@@ -149,6 +143,30 @@ func PlanDrain(ctx context.Context, nodes []string, podsOf map[string][]*v1.Pod,
 		plan.Nodes = append(plan.Nodes, nr)
 	}
 	return plan, nil
+}
+
+// clientFor is the client kubectl's Helper reads through: a fake
+// clientset (no object tracker: building one parses the whole API's
+// schema) whose pod list returns *listed and whose DaemonSet GET finds the
+// DaemonSets of known ("namespace/name"), or answers NotFound as the API
+// server would.
+func clientFor(known map[string]*appsv1.DaemonSet, listed **v1.Pod) *fake.Clientset {
+	client := &fake.Clientset{}
+	client.AddReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+		out := &v1.PodList{}
+		if *listed != nil {
+			out.Items = append(out.Items, **listed)
+		}
+		return true, out, nil
+	})
+	client.AddReactor("get", "daemonsets", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		get := a.(k8stesting.GetAction)
+		if ds := known[get.GetNamespace()+"/"+get.GetName()]; ds != nil {
+			return true, ds, nil
+		}
+		return true, nil, apierrors.NewNotFound(appsv1.Resource("daemonsets"), get.GetName())
+	})
+	return client
 }
 
 // ruleOf runs kubectl's filters on p alone (the Helper's pod list returns
