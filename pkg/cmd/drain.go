@@ -33,7 +33,7 @@ var drainExample = `  # Is it safe to drain node-3? Where would its pods go?
   kubectl schedcache drain node-3 --ignore-daemonsets -f cluster.yaml
 
   # The verdict only, for a script (exit code 0: safe, 1: not safe)
-  kubectl schedcache drain node-3 --ignore-daemonsets -o name -q`
+  kubectl schedcache drain node-3 --ignore-daemonsets -o jsonpath='{.verdict}'`
 
 // DrainOptions drive "drain".
 type DrainOptions struct {

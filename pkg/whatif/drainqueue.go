@@ -66,8 +66,11 @@ func (r *drainRun) evict(w waiter) error {
 		r.rest = append(r.rest, ordered{PodOutcome{Pod: pod, From: w.from, Result: DrainBlocked, Budget: ev.Budget.Key(), Message: ev.Message}, w.order})
 		return nil
 	}
-	if err := r.in.Model.Cache.UpdatePod(pod, terminating(pod, r.in.Now)); err != nil {
-		return fmt.Errorf("pod %s/%s: %w", pod.Namespace, pod.Name, err)
+	// A pod the cache refused (model.Refused) has no place to keep.
+	if cached, err := r.in.Model.Cache.GetPod(pod); err == nil {
+		if err := r.in.Model.Cache.UpdatePod(cached, terminating(cached, r.in.Now)); err != nil {
+			return fmt.Errorf("pod %s/%s: %w", pod.Namespace, pod.Name, err)
+		}
 	}
 	o := PodOutcome{Pod: pod, From: w.from}
 	if ev.Budget != nil {
