@@ -159,8 +159,8 @@ func (o *DrainOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// What-if edits (--cordon, --add-node, …) are applied to m here, before
-	// the drain is planned, once they exist.
+	// EDITS HOOK: the what-if edit flags (--cordon, --add-node, …) apply to
+	// cluster and m here, after the load and before the drain is planned.
 	nodes, err := o.drainedNodes(m)
 	if err != nil {
 		return err

@@ -214,3 +214,27 @@ func TestDrainDaemonSetsComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanDrainMirrorAndSelector: kubectl leaves a mirror pod without a
+// word, and lists only the pods --pod-selector selects.
+func TestPlanDrainMirrorAndSelector(t *testing.T) {
+	mirror := testPod("kube-system", "etcd-n1", "n1", "100m", "")
+	mirror.Annotations = map[string]string{v1.MirrorPodAnnotationKey: "x"}
+	pods := map[string][]*v1.Pod{"n1": {webPod("web-a", "n1"), mirror}}
+	plan, err := PlanDrain(context.Background(), []string{"n1"}, pods, nil, DrainRules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range plan.Nodes[0].Pods {
+		got = append(got, fmt.Sprintf("%s %s %q", r.Pod.Name, r.Disposition, r.Message))
+	}
+	check(t, got, []string{`etcd-n1 leave ""`, `web-a evict ""`})
+	plan, err = PlanDrain(context.Background(), []string{"n1"}, pods, nil, DrainRules{PodSelector: "app=web"})
+	if err != nil || len(plan.Nodes[0].Pods) != 1 || plan.Nodes[0].Pods[0].Pod.Name != "web-a" {
+		t.Errorf("--pod-selector app=web: %+v %v", plan, err)
+	}
+	if _, err := PlanDrain(context.Background(), nil, nil, nil, DrainRules{PodSelector: "a=("}); err == nil {
+		t.Error("a bad --pod-selector must fail")
+	}
+}
