@@ -165,11 +165,11 @@ func Drain(ctx context.Context, in DrainInput) (*DrainOutcome, error) {
 			switch {
 			case nr.Blocked && pr.Disposition == Block:
 				r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainBlocked, Message: pr.Message})
+			case pr.Disposition == Leave:
+				r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainSkipped, Message: leaveMessage(pr)})
 			case nr.Blocked:
 				r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainSkipped,
 					Message: fmt.Sprintf("not evicted: other pods block the drain of node %s", nr.Node)})
-			case pr.Disposition == Leave:
-				r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainSkipped, Message: leaveMessage(pr)})
 			default:
 				if err := r.evict(waiter{pod: pr.Pod, from: nr.Node, order: r.order}); err != nil {
 					return nil, err
