@@ -238,3 +238,15 @@ func TestPlanDrainMirrorAndSelector(t *testing.T) {
 		t.Error("a bad --pod-selector must fail")
 	}
 }
+
+// TestDrainBlockedNodeKeepsLeaveMessages: on a node whose drain is blocked,
+// a DaemonSet pod still says kubectl's reason for leaving it.
+func TestDrainBlockedNodeKeepsLeaveMessages(t *testing.T) {
+	m, objects := fixture(webPDB(1, 4, 3))
+	o := runDrain(t, m, objects, DrainRules{IgnoreDaemonSets: true})
+	check(t, rows(o)[:3], []string{
+		"kube-system/ds-x n1 skipped   | ignoring DaemonSet-managed Pods",
+		"shop/cache n1 blocked   | cannot delete Pods with local storage (use --delete-emptydir-data to override)",
+		"shop/solo n1 blocked   | cannot delete Pods that declare no controller (use --force to override)",
+	})
+}
