@@ -250,3 +250,25 @@ func TestDrainBlockedNodeKeepsLeaveMessages(t *testing.T) {
 		"shop/solo n1 blocked   | cannot delete Pods that declare no controller (use --force to override)",
 	})
 }
+
+// TestDrainTerminatingPodKeepsItsAntiAffinity: the evicted pod is still in
+// the cache, terminating, while its replacement is placed, and
+// InterPodAffinity (v1.36) still counts terminating pods. web-a (n1, zone
+// a) requires no other app=web pod in its zone; so does its replacement.
+// n2 (zone a, 8 CPU free) would outscore n3 (zone b, 2 CPU) by
+// LeastAllocated, but the terminating web-a still fills zone a: the
+// replacement goes to n3.
+func TestDrainTerminatingPodKeepsItsAntiAffinity(t *testing.T) {
+	zone := func(n *v1.Node, z string) *v1.Node { n.Labels = map[string]string{v1.LabelTopologyZone: z}; return n }
+	web := webPod("web-a", "n1")
+	web.Spec.Affinity = &v1.Affinity{PodAntiAffinity: &v1.PodAntiAffinity{RequiredDuringSchedulingIgnoredDuringExecution: []v1.PodAffinityTerm{{
+		LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}, TopologyKey: v1.LabelTopologyZone}}}}
+	c := &load.Cluster{Nodes: []*v1.Node{zone(testNode("n1", "8", nil), "a"), zone(testNode("n2", "8", nil), "a"), zone(testNode("n3", "2", nil), "b")},
+		Pods: []*v1.Pod{web}}
+	m, err := model.Build(c, cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := runDrain(t, m, nil, DrainRules{})
+	check(t, rows(o), []string{"shop/web-a n1 scheduled n3  | "})
+}
