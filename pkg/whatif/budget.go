@@ -122,11 +122,11 @@ func (bs *Budgets) Evict(pod *v1.Pod) Eviction {
 	}
 	switch {
 	case st.ObservedGeneration < b.PDB.Generation:
-		return Eviction{Admission: Refused, Budget: b, Message: fmt.Sprintf("%s (The disruption budget %s is still being processed by the server.)", BudgetViolation, b.PDB.Name)}
+		return Eviction{Admission: Refused, Budget: b, Message: b.Refusal()}
 	case b.Allowed < 0:
 		return Eviction{Admission: Failed, Budget: b, Message: "pdb disruptions allowed is negative"}
 	case b.Allowed == 0:
-		return Eviction{Admission: Refused, Budget: b, Message: fmt.Sprintf("%s (%s)", BudgetViolation, b.refusal())}
+		return Eviction{Admission: Refused, Budget: b, Message: b.Refusal()}
 	}
 	b.Allowed--
 	if podReady(pod) {
@@ -135,8 +135,17 @@ func (bs *Budgets) Evict(pod *v1.Pod) Eviction {
 	return Eviction{Admission: Admitted, Budget: b, Consumed: true}
 }
 
-// refusal is the cause the API gives with a 429 for an allowance of 0.
-func (b *Budget) refusal() string {
+// Refusal is the eviction API's 429 answer for b as it is now, with its
+// cause: the status is behind the spec, or the allowance is 0.
+func (b *Budget) Refusal() string {
+	if b.PDB.Status.ObservedGeneration < b.PDB.Generation {
+		return fmt.Sprintf("%s (The disruption budget %s is still being processed by the server.)", BudgetViolation, b.PDB.Name)
+	}
+	return fmt.Sprintf("%s (%s)", BudgetViolation, b.cause())
+}
+
+// cause is the cause the API gives with a 429 for an allowance of 0.
+func (b *Budget) cause() string {
 	st := &b.PDB.Status
 	if c := meta(st.Conditions, policyv1.DisruptionAllowedCondition); c != nil && c.Status == metav1.ConditionFalse && c.Message != "" && c.Reason == policyv1.SyncFailedReason {
 		return fmt.Sprintf("The disruption budget %s does not allow evicting pods currently because it failed sync: %s", b.PDB.Name, c.Message)

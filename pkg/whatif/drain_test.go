@@ -272,3 +272,27 @@ func TestDrainTerminatingPodKeepsItsAntiAffinity(t *testing.T) {
 	o := runDrain(t, m, nil, DrainRules{})
 	check(t, rows(o), []string{"shop/web-a n1 scheduled n3  | "})
 }
+
+// TestDrainStaleBudgetDoesNotLoop: a budget whose status is behind its
+// spec refuses every Ready pod (429) even once a replacement gives an
+// allowance back. web-d is not Ready and the budget is healthy enough
+// (4 >= 3), so it goes without the check and its replacement restores an
+// allowance; web-a and web-b are refused again, and stay blocked.
+func TestDrainStaleBudgetDoesNotLoop(t *testing.T) {
+	pdb := stale(webPDB(1, 4, 3))
+	m, objects := fixture(pdb)
+	for _, p := range m.Pods {
+		if p.Name == "web-d" {
+			p.Status.Conditions = nil
+		}
+	}
+	o := runDrain(t, m, objects, DrainRules{Force: true, IgnoreDaemonSets: true, DeleteEmptyDirData: true})
+	var got []string
+	for _, p := range o.Pods {
+		if strings.HasPrefix(p.Pod.Name, "web-") {
+			got = append(got, fmt.Sprintf("%s %s %s", p.Pod.Name, p.Result, p.Message))
+		}
+	}
+	stale := "Cannot evict pod as it would violate the pod's disruption budget. (The disruption budget web-pdb is still being processed by the server.)"
+	check(t, got, []string{"web-d scheduled ", "web-a blocked " + stale, "web-b blocked " + stale})
+}

@@ -57,7 +57,7 @@ func (r *drainRun) evict(w waiter) error {
 	ev := r.budgets.Evict(pod)
 	switch ev.Admission {
 	case Refused:
-		if len(r.waiting[ev.Budget]) == 0 {
+		if _, seen := r.waiting[ev.Budget]; !seen {
 			r.refused = append(r.refused, ev.Budget)
 		}
 		r.waiting[ev.Budget] = append(r.waiting[ev.Budget], w)
@@ -102,13 +102,19 @@ func notRecreatedMessage(pod *v1.Pod) string {
 	return "evicted: it has no controller, nothing recreates it"
 }
 
-// release evicts the pods waiting on b while it allows it.
+// release evicts the pods waiting on b while it allows it. A pod refused
+// again (a budget whose status is behind its spec) goes back to the head
+// of the line, and the others wait with it.
 func (r *drainRun) release(b *Budget) error {
 	for b.Allowed > 0 && len(r.waiting[b]) > 0 {
 		w := r.waiting[b][0]
 		r.waiting[b] = r.waiting[b][1:]
 		if err := r.evict(w); err != nil {
 			return err
+		}
+		if q := r.waiting[b]; len(q) > 0 && q[len(q)-1] == w {
+			r.waiting[b] = append([]waiter{w}, q[:len(q)-1]...)
+			return nil
 		}
 	}
 	return nil
@@ -120,7 +126,7 @@ func (r *drainRun) blockWaiting() {
 	for _, b := range r.refused {
 		for _, w := range r.waiting[b] {
 			r.rest = append(r.rest, ordered{PodOutcome{Pod: w.pod, From: w.from, Result: DrainBlocked, Budget: b.Key(),
-				Message: fmt.Sprintf("%s (%s)", BudgetViolation, b.refusal())}, w.order})
+				Message: b.Refusal()}, w.order})
 		}
 	}
 }
