@@ -23,6 +23,13 @@
 #                       schedule 100 pending pods, each count placed in full
 #                       (BenchmarkUntilFits5kNodes150kPods, pkg/whatif);
 #                       s/search is the figure, target <= 30 s on 2 cores
+#   make bench-drain    `drain NODE` after the load (BenchmarkDrain5kNodes150kPods,
+#                       pkg/whatif): gen-cluster's 5,000 nodes / 150,000 pods,
+#                       the node with ~30 pods drained with --force
+#                       --ignore-daemonsets --delete-emptydir-data: kubectl's
+#                       rules, the cordon, the scheduler built, every
+#                       replacement placed; ns/op per drain, first-ms for the
+#                       process's first one. Target: <= 2 s
 #   make bench-live     live mode against a real kube-apiserver (test/e2e
 #                       framework): load BENCH_LIVE_NODES / BENCH_LIVE_PODS with
 #                       the concurrent loader, then time, after a warm-up round,
@@ -83,6 +90,10 @@ BENCH_WATCH_DURATION ?= 60s
 
 # Extra flags for the bench-progress test binary, e.g. -interrupt-limit=1s.
 BENCH_PROGRESS_FLAGS ?=
+
+.PHONY: bench-drain
+bench-drain:
+	$(GO) test -run '^$$' -bench '^BenchmarkDrain5kNodes150kPods$$' -benchtime 3x -benchmem -timeout 30m ./pkg/whatif
 
 .PHONY: bench-files bench-why bench-until-fits bench-live bench-live-5k bench-progress bench-watch
 

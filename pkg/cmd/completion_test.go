@@ -62,7 +62,8 @@ func TestCompletionFlags(t *testing.T) {
 		{[]string{"__complete", "requested", "--cluster", "c-"}, "c-a\nc-b\n:4\n"},
 		{[]string{"__complete", "snapshot", "--user", "u-b"}, "u-b\n:4\n"},
 		{[]string{"__complete", "next-nodes", "--context", "ctx-b"}, "ctx-b\n:4\n"},
-		{[]string{"__complete", "help", "d"}, "diff\ndump\n:4\n"},
+		{[]string{"__complete", "help", "d"}, "diff\ndrain\ndump\n:4\n"},
+		{[]string{"__complete", "drain", "-f", "testdata/fixtures/drain.yaml", "n"}, "n1\nn2\nn3\n:4\n"},
 	}
 	for _, tc := range tests {
 		r := run(t, "", tc.args...)

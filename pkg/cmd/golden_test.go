@@ -110,6 +110,10 @@ func TestGolden(t *testing.T) {
 		{"views-requested-by-namespace.txt", []string{"requested", "-f", fixture("views"), "--by", "namespace"}, 0},
 		{"views-requested-limits.csv", []string{"requested", "-f", fixture("views"), "--limits", "-o", "csv", "--resources", "cpu,memory"}, 0},
 		{"views-requested-taint-limits.txt", []string{"requested", "-f", fixture("views"), "--taint", "gpu=true:NoSchedule", "--limits"}, 0},
+		{"drain-blocked.txt", []string{"drain", "-f", fixture("drain"), "n1"}, 1},
+		{"drain.txt", []string{"drain", "-f", fixture("drain"), "n1", "--force", "--ignore-daemonsets", "--delete-emptydir-data"}, 1},
+		{"drain-wide.txt", []string{"drain", "-f", fixture("drain"), "n1", "--force", "--ignore-daemonsets", "--delete-emptydir-data", "-o", "wide"}, 1},
+		{"drain.json", []string{"drain", "-f", fixture("drain"), "n1", "--force", "--ignore-daemonsets", "--delete-emptydir-data", "-o", "json"}, 1},
 		{"next-nodes-cycles.txt", []string{"next-nodes", "-f", "testdata/clusters/many-nodes.yaml", "--cycles", "4"}, 0},
 	}
 	for _, tc := range tests {

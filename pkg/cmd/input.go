@@ -10,6 +10,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
@@ -42,6 +43,12 @@ type InputFlags struct {
 	// Cluster.Objects), for commands that make scheduling decisions: from
 	// the files, or listed live. Not a flag: the command sets it.
 	Objects bool
+	// ExtraKinds are kinds loaded besides those (drain: DaemonSets), from
+	// the files or listed. Not a flag: the command sets it.
+	ExtraKinds []load.SchedulingKind
+	// KeepEmptyDir keeps the pods' emptyDir volumes, which loading drops
+	// otherwise (drain's local-storage rule reads them). Not a flag.
+	KeepEmptyDir bool
 
 	limits load.Limits // from MaxDocumentSize, set by Complete
 	// onePod: -n names the namespace of one pod the command reads (compare
@@ -177,6 +184,10 @@ func (f *InputFlags) load(ctx context.Context, streams genericiooptions.IOStream
 	if len(f.Filenames) > 0 {
 		opts := load.FileOptions{
 			Filenames: f.Filenames, Recursive: f.Recursive, Stdin: streams.In, Objects: f.Objects, Limits: f.limits, Sink: sink,
+			KeepEmptyDir: f.KeepEmptyDir,
+		}
+		for _, k := range f.ExtraKinds {
+			opts.ExtraKinds = append(opts.ExtraKinds, schema.GroupKind{Group: k.GVR.Group, Kind: k.Kind})
 		}
 		opts.Progress = progressOut(streams.ErrOut)
 		return load.ReadFiles(opts, streams.ErrOut)
@@ -185,9 +196,12 @@ func (f *InputFlags) load(ctx context.Context, streams genericiooptions.IOStream
 	if err != nil {
 		return nil, err
 	}
-	opts := load.ListOptions{PageSize: f.ChunkSize, Host: host, Warnings: streams.ErrOut, Sink: sink}
+	opts := load.ListOptions{PageSize: f.ChunkSize, Host: host, Warnings: streams.ErrOut, Sink: sink, KeepEmptyDir: f.KeepEmptyDir}
 	if f.Objects {
 		opts.Kinds = load.SchedulingKinds
+	}
+	if len(f.ExtraKinds) > 0 {
+		opts.Kinds = append(append([]load.SchedulingKind(nil), opts.Kinds...), f.ExtraKinds...)
 	}
 	opts.Progress = progressOut(streams.ErrOut)
 	return load.List(ctx, client, opts)

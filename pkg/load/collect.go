@@ -50,7 +50,7 @@ func preparePod(pod *corev1.Pod, share *listSharer, fromFile bool) (keep, derive
 			pod.UID, derived = DerivedUID(pod.Namespace, pod.Name), true
 		}
 	}
-	slimPod(pod)
+	slimPodKeeping(pod, share.keepEmptyDir)
 	share.pod(pod)
 	return true, derived
 }

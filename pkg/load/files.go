@@ -32,6 +32,10 @@ type FileOptions struct {
 	// ExtraKinds are other kinds kept in Cluster.Objects, e.g. the
 	// workloads of a --pod-file (Deployment, DaemonSet, Job…).
 	ExtraKinds []schema.GroupKind
+	// KeepEmptyDir keeps the pods' emptyDir volumes, which are otherwise
+	// dropped with the other volumes only the kubelet reads (slim.go):
+	// kubectl drain's local-storage rule needs them.
+	KeepEmptyDir bool
 	// Limits bound each document; the zero value means the defaults.
 	Limits Limits
 	// Sink, when not nil, receives the nodes and pods as they are read, so
@@ -112,9 +116,10 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 	}
 	r := &reader{limits: opts.Limits, objects: opts.Objects, extra: extra, decode: opts.decode, c: newCollector(opts.Objects, extra)}
 	if r.decode == nil {
-		r.decode, r.pods = decodeTyped, newPodDecoder()
+		r.decode, r.pods = decodeTyped, newPodDecoderKeeping(opts.KeepEmptyDir)
 		r.c.share.podsShared = true
 	}
+	r.c.share.keepEmptyDir = opts.KeepEmptyDir
 	r.c.feed.sink = opts.Sink
 	if opts.Progress != nil {
 		r.count = &readCount{total: singleFileSize(opts.Filenames)}

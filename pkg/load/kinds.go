@@ -49,6 +49,14 @@ var SchedulingKinds = []SchedulingKind{
 	{resourcev1.SchemeGroupVersion.WithResource("deviceclasses"), "DeviceClass", []string{"DynamicResources"}},
 }
 
+// DaemonSetKind is the kind kubectl drain reads besides the scheduling
+// kinds: its DaemonSet rule looks up the DaemonSet that controls a pod
+// (k8s.io/kubectl/pkg/drain, v0.36). List it with ListOptions.Kinds; from
+// files, keep it with FileOptions.ExtraKinds.
+func DaemonSetKind() SchedulingKind {
+	return SchedulingKind{appsv1.SchemeGroupVersion.WithResource("daemonsets"), "DaemonSet", []string{"drain's DaemonSet rule"}}
+}
+
 // schedulingKind returns the entry of SchedulingKinds of gvk's group and
 // kind (whatever its version), or nil.
 func schedulingKind(gvk schema.GroupVersionKind) *SchedulingKind {
@@ -90,6 +98,8 @@ func lister(client kubernetes.Interface, kind SchedulingKind) pager.ListPageFunc
 		list = wrap(client.AppsV1().ReplicaSets(metav1.NamespaceAll).List)
 	case appsv1.SchemeGroupVersion.WithResource("statefulsets"):
 		list = wrap(client.AppsV1().StatefulSets(metav1.NamespaceAll).List)
+	case appsv1.SchemeGroupVersion.WithResource("daemonsets"):
+		list = wrap(client.AppsV1().DaemonSets(metav1.NamespaceAll).List)
 	case policyv1.SchemeGroupVersion.WithResource("poddisruptionbudgets"):
 		list = wrap(client.PolicyV1().PodDisruptionBudgets(metav1.NamespaceAll).List)
 	case resourcev1.SchemeGroupVersion.WithResource("resourceclaims"):

@@ -54,6 +54,8 @@ type ListOptions struct {
 	// Kubernetes v1.34) is not a failure: it is named on Warnings, with the
 	// plugins whose verdicts become approximate, and in Cluster.Unlisted.
 	Kinds []SchedulingKind
+	// KeepEmptyDir keeps the pods' emptyDir volumes (see FileOptions).
+	KeepEmptyDir bool
 	// Warnings receives those warnings, one line each; nil discards them.
 	Warnings io.Writer
 	// Sink, when not nil, receives the nodes and pods as they are listed
@@ -157,6 +159,7 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 	})
 	wg.Go(func() {
 		share := newListSharer()
+		share.keepEmptyDir = opts.KeepEmptyDir
 		list := func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			return client.CoreV1().Pods(metav1.NamespaceAll).List(ctx, o)
 		}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -627,5 +628,28 @@ func TestProgressLineWithObjects(t *testing.T) {
 	p.objects.listed.Store(1500)
 	if got, want := p.line(), "listed 0 nodes, 0 pods, 1,500 other objects"; got != want {
 		t.Errorf("line %q, want %q", got, want)
+	}
+}
+
+// TestListKeepEmptyDirAndDaemonSets: drain's listing keeps the pods'
+// emptyDir volumes and lists DaemonSets (DaemonSetKind).
+func TestListKeepEmptyDirAndDaemonSets(t *testing.T) {
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web-0"}, Spec: corev1.PodSpec{NodeName: "node-a",
+		Volumes: []corev1.Volume{{Name: "scratch", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}}}}
+	for _, keep := range []bool{false, true} {
+		client := fake.NewClientset(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "node-a"}}, pod.DeepCopy(),
+			&appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Namespace: "kube-system", Name: "agent"}})
+		c, err := List(context.Background(), client, ListOptions{KeepEmptyDir: keep, Kinds: []SchedulingKind{DaemonSetKind()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(c.Pods[0].Spec.Volumes); got != map[bool]int{false: 0, true: 1}[keep] {
+			t.Errorf("KeepEmptyDir %v: %d volumes", keep, got)
+		}
+		if len(c.Objects) != 1 {
+			t.Errorf("objects: %v", c.Objects)
+		} else if ds, ok := c.Objects[0].(*appsv1.DaemonSet); !ok || ds.Name != "agent" {
+			t.Errorf("objects: %v", c.Objects)
+		}
 	}
 }

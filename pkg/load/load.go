@@ -5,7 +5,8 @@
 // Both return a *Cluster: every Node, and every Pod that is not terminal
 // (phase Succeeded or Failed), assigned to a node or not, in list order, with
 // metadata.managedFields dropped as the scheduler's informer transform does
-// since v1.29; on request, the objects of SchedulingKinds too. Pods read
+// since v1.29; on request, the objects of SchedulingKinds too (and other
+// kinds: drain's DaemonSets), and the pods' emptyDir volumes. Pods read
 // from files are also defaulted the way the API server would have stored
 // them (see DefaultPod), because the scheduler only ever sees stored
 // objects. Both share the per-object handling (collect.go).

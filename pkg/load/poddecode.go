@@ -102,8 +102,13 @@ func shared[V any](dec *jsontext.Decoder, b *byText[V], v *V, decode func([]byte
 // decoder (the cutter rejects them).
 var decodeOptions = jsonv2.JoinOptions(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
 
-func newPodDecoder() *podDecoder {
+func newPodDecoder() *podDecoder { return newPodDecoderKeeping(false) }
+
+// newPodDecoderKeeping is newPodDecoder keeping emptyDir volumes (as an
+// empty EmptyDirVolumeSource) when keepEmptyDir is set.
+func newPodDecoderKeeping(keepEmptyDir bool) *podDecoder {
 	d := &podDecoder{share: newListSharer()}
+	d.share.keepEmptyDir = keepEmptyDir
 	d.opts = jsonv2.JoinOptions(decodeOptions, jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
 		// Shared as decoded.
 		jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *corev1.ResourceList) error {
@@ -117,7 +122,7 @@ func newPodDecoder() *podDecoder {
 		sharedWhole(&d.securityContexts, func(c *corev1.PodSecurityContext) *corev1.PodSecurityContext { return c }),
 		// Slices of large elements, allocated at their length.
 		exact[corev1.Container](),
-		scratchSlice(func(vs []corev1.Volume) []corev1.Volume { return keptVolumes(vs, true) }),
+		scratchSlice(func(vs []corev1.Volume) []corev1.Volume { return keptVolumes(vs, true, keepEmptyDir) }),
 		exact[corev1.ContainerPort](),
 		// Slimmed and shared as decoded: never allocated for a pod whose
 		// statuses or conditions an earlier pod has.

@@ -33,6 +33,9 @@ type listSharer struct {
 	// (pod then interns their strings only).
 	podsShared bool
 	inPod      bool
+	// keepEmptyDir: the pods prepared with this sharer keep their emptyDir
+	// volumes (FileOptions.KeepEmptyDir, ListOptions.KeepEmptyDir).
+	keepEmptyDir bool
 	// containers, statuses and conditions hold the pods' slimmed
 	// container, container status and condition slices by a short key
 	// (sharedSlice).

@@ -19,7 +19,11 @@ import (
 )
 
 // slimPod clears the fields of pod that no accounting reads.
-func slimPod(pod *corev1.Pod) {
+func slimPod(pod *corev1.Pod) { slimPodKeeping(pod, false) }
+
+// slimPodKeeping is slimPod, keeping the pod's emptyDir volumes when
+// keepEmptyDir is set (FileOptions.KeepEmptyDir).
+func slimPodKeeping(pod *corev1.Pod, keepEmptyDir bool) {
 	for i := range pod.Spec.InitContainers {
 		slimContainer(&pod.Spec.InitContainers[i])
 	}
@@ -29,7 +33,7 @@ func slimPod(pod *corev1.Pod) {
 	for i := range pod.Spec.EphemeralContainers {
 		slimContainer((*corev1.Container)(&pod.Spec.EphemeralContainers[i].EphemeralContainerCommon))
 	}
-	pod.Spec.Volumes = keptVolumes(pod.Spec.Volumes, false)
+	pod.Spec.Volumes = keptVolumes(pod.Spec.Volumes, false, keepEmptyDir)
 	for _, statuses := range [][]corev1.ContainerStatus{pod.Status.InitContainerStatuses, pod.Status.ContainerStatuses, pod.Status.EphemeralContainerStatuses} {
 		for i := range statuses {
 			slimContainerStatus(&statuses[i])
@@ -92,20 +96,25 @@ func trim[S ~[]E, E any](s S) S {
 // migratable in-tree volumes (NodeVolumeLimits) and image volumes
 // (ImageLocality) are all other sources. The only reads that see them are
 // NodeVolumeLimits' and VolumeZone's "no volumes at all" shortcuts, which
-// lead to the same answer as counting none.
-func kubeletOnly(v *corev1.Volume) bool {
+// lead to the same answer as counting none. With keepEmptyDir, emptyDir
+// is not among them: kubectl drain's local-storage rule reads it.
+func kubeletOnly(v *corev1.Volume, keepEmptyDir bool) bool {
 	s := &v.VolumeSource
-	return s.ConfigMap != nil || s.Secret != nil || s.Projected != nil || s.DownwardAPI != nil || s.EmptyDir != nil || s.HostPath != nil
+	if s.EmptyDir != nil {
+		return !keepEmptyDir
+	}
+	return s.ConfigMap != nil || s.Secret != nil || s.Projected != nil || s.DownwardAPI != nil || s.HostPath != nil
 }
 
-// keptVolumes returns the volumes of vs that are not kubeletOnly, nil when
+// keptVolumes returns the volumes of vs that are not kubeletOnly (keeping
+// emptyDir ones with keepEmptyDir), nil when
 // none is: vs itself when none is dropped and fresh is false, or else a new
 // slice of exactly their number. Every pod has such a volume (its service
 // account token, projected): kept, it was 256 bytes a pod.
-func keptVolumes(vs []corev1.Volume, fresh bool) []corev1.Volume {
+func keptVolumes(vs []corev1.Volume, fresh, keepEmptyDir bool) []corev1.Volume {
 	n := 0
 	for i := range vs {
-		if !kubeletOnly(&vs[i]) {
+		if !kubeletOnly(&vs[i], keepEmptyDir) {
 			n++
 		}
 	}
@@ -117,7 +126,7 @@ func keptVolumes(vs []corev1.Volume, fresh bool) []corev1.Volume {
 	}
 	out := make([]corev1.Volume, 0, n)
 	for i := range vs {
-		if !kubeletOnly(&vs[i]) {
+		if !kubeletOnly(&vs[i], keepEmptyDir) {
 			out = append(out, vs[i])
 		}
 	}

@@ -2,6 +2,8 @@ package load
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -200,5 +202,42 @@ func TestReplicasShareContainersAndStatuses(t *testing.T) {
 	}
 	if got := byName["c"].Spec.Containers[0].Ports[0].ContainerPort; got != 81 {
 		t.Errorf("pod c port %d, want 81", got)
+	}
+}
+
+// TestKeepEmptyDir: drain's option keeps emptyDir volumes (kubectl drain's
+// local-storage rule reads them) through both pod decoders, and drops the
+// other kubelet-only volumes as always; without it emptyDir goes too.
+func TestKeepEmptyDir(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pod.yaml")
+	pod := `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+spec:
+  nodeName: n1
+  containers: [{name: c, image: i}]
+  volumes:
+  - {name: scratch, emptyDir: {sizeLimit: 1Gi}}
+  - {name: cfg, configMap: {name: cfg}}
+`
+	if err := os.WriteFile(path, []byte(pod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, keep := range []bool{false, true} {
+		c, err := ReadFiles(FileOptions{Filenames: []string{path}, KeepEmptyDir: keep}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs := c.Pods[0].Spec.Volumes
+		kept := len(vs) == 1 && vs[0].Name == "scratch" && vs[0].EmptyDir != nil
+		if keep != kept || (!keep && len(vs) != 0) {
+			t.Errorf("KeepEmptyDir %v: volumes %+v", keep, vs)
+		}
+	}
+	p := &corev1.Pod{Spec: corev1.PodSpec{Volumes: []corev1.Volume{{Name: "scratch", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}}}}
+	slimPodKeeping(p, true)
+	if len(p.Spec.Volumes) != 1 {
+		t.Errorf("slimPodKeeping dropped the emptyDir volume")
 	}
 }

@@ -17,6 +17,8 @@
 //   - livefile_test.go: the same JSON from the live cluster and from a real
 //     `kubectl get -o yaml` export;
 //   - scheduler_test.go: agreement with the real scheduler's SIGUSR2 dump;
+//   - drain_test.go: drain's prediction against a real drain (kubectl's
+//     drain code, the test playing the controllers) and the real scheduler;
 //   - failures_test.go: RBAC, authentication, unreachable servers, usage
 //     errors and pagination (audit log);
 //   - readonly_test.go: the audit log proves the plugin only reads;
