@@ -49,6 +49,8 @@ type DrainOptions struct {
 	// IncludePending also places the pods that were Pending before the
 	// drain, in the queue with the replacements.
 	IncludePending bool
+	// WhatIf are the what-if edits applied to the input before the drain.
+	WhatIf *WhatIfFlags
 	genericiooptions.IOStreams
 	runContext
 	// now gives the drain's time (the evicted pods' deletion timestamp).
@@ -59,7 +61,7 @@ type DrainOptions struct {
 func NewDrainOptions(streams genericiooptions.IOStreams) *DrainOptions {
 	return &DrainOptions{Input: NewInputFlags().withoutNamespace(), Output: NewOutputFlags().withTable(func(printers.TableOptions) (*printers.Table, error) {
 		return printers.DrainTable(&v1alpha1.DrainReport{}), nil
-	}), IOStreams: streams, now: time.Now}
+	}), IOStreams: streams, WhatIf: NewWhatIfFlags(), now: time.Now}
 }
 
 // NewCmdDrain returns the "drain" subcommand.
@@ -102,6 +104,7 @@ safe, 2 error.`,
 	f.StringVar(&o.Rules.PodSelector, "pod-selector", o.Rules.PodSelector, "Label selector to filter pods on the node (kubectl drain's --pod-selector)")
 	f.BoolVar(&o.IncludePending, "include-pending", o.IncludePending, "Also place the pods that were Pending before the drain, in the queue with the replacements")
 	f.StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file: profiles, plugin weights and arguments, percentageOfNodesToScore")
+	o.WhatIf.AddFlags(cmd, o.Input)
 	return cmd
 }
 
@@ -113,12 +116,18 @@ func (o *DrainOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra
 	o.Input.Objects = true
 	o.Input.ExtraKinds = []load.SchedulingKind{load.DaemonSetKind()}
 	o.Input.KeepEmptyDir = true
-	return completeIO(&o.runContext, o.Input, f, cmd)
+	if err := completeIO(&o.runContext, o.Input, f, cmd); err != nil {
+		return err
+	}
+	return o.WhatIf.Complete(o.Input.PodNamespace())
 }
 
 // Validate checks flag combinations; it changes nothing.
 func (o *DrainOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
+		return err
+	}
+	if err := o.WhatIf.Validate(); err != nil {
 		return err
 	}
 	if len(o.Nodes) == 0 && o.Selector == "" {
@@ -155,12 +164,13 @@ func (o *DrainOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cluster, m, err := o.Input.LoadWithModel(ctx, o.IOStreams, cache.Options{})
+	// The what-if edits (--cordon, --add-node, …) apply to the input
+	// before the drain is planned: "drain X once Y is added".
+	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams, cache.Options{})
 	if err != nil {
 		return err
 	}
-	// EDITS HOOK: the what-if edit flags (--cordon, --add-node, …) apply to
-	// cluster and m here, after the load and before the drain is planned.
+	cluster, m := in.Cluster, in.Model
 	nodes, err := o.drainedNodes(m)
 	if err != nil {
 		return err
@@ -181,6 +191,7 @@ func (o *DrainOptions) run(ctx context.Context) error {
 	}
 	warnMissing(o.ErrOut, placed, cluster.Objects)
 	report := views.DrainReport(m.Source, cfg.Source, out)
+	report.WhatIf = o.WhatIf.report()
 	table := func(printers.TableOptions) (*printers.Table, error) { return printers.DrainTable(report), nil }
 	if err := o.Output.PrintTable(o.Out, report, table, nil); err != nil {
 		return err

@@ -22,6 +22,12 @@ func TestDrainStderrAndExit(t *testing.T) {
 		// n2 holds web-c only: its replacement goes to n1 (8 cpu free) or
 		// n3 (600m < 1 cpu): n1 alone fits.
 		{"safe", append([]string{"n2"}, flags...), 0, "safe: 1 pod evicted from 1 node, every replacement scheduled\n"},
+		// What if n2 had a twin (2 cpu free): web-a, web-b and web-d all
+		// find room (1 cpu each), every allowance is given back, and only
+		// solo (no controller) keeps the drain from being safe.
+		{"add-node", append([]string{"n1", "--add-node", "n2"}, flags...), 1, "note: what-if: added 1 node like n2 (n2-whatif-1)\n" +
+			"note: the input has no DaemonSet kube-system/agent: its pods are taken as managed by an existing DaemonSet\n" +
+			"not safe: 1 pod not recreated\n"},
 		{"selector", append([]string{"-l", "disk=ssd"}, flags...), 0, "safe: nothing to evict from 1 node\n"},
 		{"pod-selector", append([]string{"n1", "--pod-selector", "app=web"}, flags...), 1, "not safe: 1 pod blocked (by PodDisruptionBudget shop/web-pdb), 1 replacement unschedulable\n"},
 		{"unknown node", []string{"n9", "n1"}, 2, "error: nodes \"n9\" not found\n"},

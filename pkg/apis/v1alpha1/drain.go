@@ -26,6 +26,9 @@ type DrainReport struct {
 	// first the placements, in the order the scheduler makes them, then
 	// the others in kubectl's order (node, namespace, name).
 	Pods []DrainPod `json:"pods"`
+	// WhatIf lists the what-if edits applied to the input before the drain
+	// (absent without).
+	WhatIf *WhatIf `json:"whatIf,omitempty"`
 }
 
 // DrainPod is one pod's fate in the drain.
