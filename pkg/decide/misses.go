@@ -135,7 +135,8 @@ func topNodes(nodes []NodeResult, n int) []NodeResult {
 // cycle's PreFilter state, and keeps the nodes rejected by the fewest
 // plugins (Input.NearMisses of them; all with a negative count), fewest
 // first, then fewest reasons (a node short of cpu alone before one short
-// of cpu and memory), then in NodeTree order.
+// of cpu and memory), then the smallest shortage (see shortage), then in
+// NodeTree order.
 func (c *cycle) nearMisses(ctx context.Context) ([]NearMiss, error) {
 	nodes := c.e.lister.list
 	order := map[string]int{}
@@ -161,12 +162,34 @@ func (c *cycle) nearMisses(ctx context.Context) ([]NearMiss, error) {
 		if len(a.Rejections) != len(b.Rejections) {
 			return len(a.Rejections) < len(b.Rejections)
 		}
-		return a.reasons() < b.reasons()
+		if a.reasons() != b.reasons() {
+			return a.reasons() < b.reasons()
+		}
+		return a.shortage() < b.shortage()
 	})
 	if n := c.e.nearMisses; n > 0 && len(kept) > n {
 		kept = kept[:n:n]
 	}
 	return append([]NearMiss(nil), kept...), nil
+}
+
+// shortage is how far the node is from the pod's resource requests: the
+// sum, over the resources it is short of, of the missing part of the
+// request (1 when nothing is free). Among nodes short of the same number
+// of resources, the one that misses the least comes first: 1670m free of
+// a 3-cpu request before 620m.
+func (m *NearMiss) shortage() float64 {
+	total := 0.0
+	for i := range m.Rejections {
+		for _, s := range m.Rejections[i].Shortfalls {
+			if s.Requested <= 0 {
+				continue
+			}
+			free := max(s.Free, 0)
+			total += float64(s.Requested-min(free, s.Requested)) / float64(s.Requested)
+		}
+	}
+	return total
 }
 
 // reasons counts the reasons of every rejection.

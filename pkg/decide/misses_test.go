@@ -105,10 +105,11 @@ func TestNearMissesNominated(t *testing.T) {
 	}
 	want := NearMiss{Node: "n1", Rejections: []Rejection{{Plugin: "NodeResourcesFit", Code: "Unschedulable", Reasons: []string{"Insufficient cpu"},
 		Shortfalls: []Shortfall{{Resource: "cpu", Requested: 1000, Free: 500}}}}}
-	if len(v.NearMisses) == 0 {
-		t.Fatal("no near misses")
+	// n2 (cordoned, nothing short) ranks first; n1 is the one to read.
+	if len(v.NearMisses) != 2 || v.NearMisses[0].Node != "n2" {
+		t.Fatalf("near misses %v, want n2 then n1", v.NearMisses)
 	}
-	if diff := cmp.Diff(want, v.NearMisses[0]); diff != "" {
+	if diff := cmp.Diff(want, v.NearMisses[1]); diff != "" {
 		t.Errorf("n1 (-want +got):\n%s", diff)
 	}
 }
@@ -135,5 +136,28 @@ func TestTopNodes(t *testing.T) {
 	}
 	if topNodes(nodes[:2], 3)[0].Name != "a" || topNodes(nodes[1:2], 3) != nil {
 		t.Error("one scored node, or none")
+	}
+}
+
+// TestNearMissesSmallestShortageFirst: three 4-cpu nodes, each short of
+// cpu alone for a 3-cpu pod, rank by how much of the request is missing,
+// not by NodeTree order: n2 (1500m requested, 2500m free: 500m short),
+// then n1 (2500m requested: 1500m short), then n3 (3500m: 2500m short).
+func TestNearMissesSmallestShortageFirst(t *testing.T) {
+	c := cluster{
+		nodes: nodes(node("n1", "cpu", "4"), node("n2", "cpu", "4"), node("n3", "cpu", "4")),
+		bound: pods(
+			bound("b1", "n1").Req(cpu("2500m")),
+			bound("b2", "n2").Req(cpu("1500m")),
+			bound("b3", "n3").Req(cpu("3500m")),
+		),
+	}
+	v := evaluate(t, nearMissEvaluator(t, c, -1), pod("p").Req(cpu("3")).Obj())
+	var got []string
+	for _, m := range v.NearMisses {
+		got = append(got, m.Node)
+	}
+	if diff := cmp.Diff([]string{"n2", "n1", "n3"}, got); diff != "" {
+		t.Errorf("near-miss order (-want +got):\n%s", diff)
 	}
 }

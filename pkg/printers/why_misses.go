@@ -101,7 +101,12 @@ func rejectionText(r *v1alpha1.Rejection) string {
 			if s.Resource == "pods" {
 				reason = "Too many pods"
 			}
-			byReason[reason] = fmt.Sprintf("%s (needs %s, %s free)", reason, Quantity(s.Resource, s.Requested), Quantity(s.Resource, s.Free))
+			free := Quantity(s.Resource, s.Free) + " free"
+			if s.Free < 0 {
+				// The node's pods already request more than its allocatable.
+				free = "none free, " + Quantity(s.Resource, -s.Free) + " over-committed"
+			}
+			byReason[reason] = fmt.Sprintf("%s (needs %s, %s)", reason, Quantity(s.Resource, s.Requested), free)
 		}
 		reasons := make([]string, 0, len(r.Reasons))
 		for _, reason := range r.Reasons {

@@ -21,6 +21,10 @@ func TestPrintNearMisses(t *testing.T) {
 				{Resource: "pods", Requested: 1, Free: 0}, {Resource: "cpu", Requested: 1500, Free: 700}, {Resource: "memory", Requested: 16 << 30, Free: 3 << 30}}},
 		}},
 		{Node: "d", Rejections: []v1alpha1.Rejection{{Plugin: "VolumeZone", Reasons: []string{"node(s) had no available volume zone"}}}},
+		// Pods that request more than the node's allocatable (bound before
+		// a resize, say) leave less than nothing free.
+		{Node: "e", Rejections: []v1alpha1.Rejection{{Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}, Shortfalls: []v1alpha1.Shortfall{
+			{Resource: "cpu", Requested: 2000, Free: -180}}}}},
 	}
 	var out bytes.Buffer
 	if err := printNearMisses(&out, misses); err != nil {
@@ -31,6 +35,7 @@ func TestPrintNearMisses(t *testing.T) {
   a, b: only NodeAffinity — labels matching the pod's node selector or required node affinity
   c: TaintToleration — a toleration for its taint k=v:NoSchedule; NodeResourcesFit: Too many pods (needs 1, 0 free), Insufficient cpu (needs 1500m, 700m free), Insufficient memory (needs 16Gi, 3Gi free)
   d: only VolumeZone: node(s) had no available volume zone
+  e: only NodeResourcesFit: Insufficient cpu (needs 2, none free, 180m over-committed)
 `
 	if out.String() != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out.String(), want)
