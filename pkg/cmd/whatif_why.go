@@ -34,6 +34,12 @@ func (o *WhyOptions) whatIfChanges(ctx context.Context, report *v1alpha1.Schedul
 	}
 	w := in.Applied.API
 	report.WhatIf = &w
+	// The cluster's scheduler judged the cluster as it is, not as edited:
+	// its recorded verdicts are no check of these decisions (the changes
+	// against the cluster as it is are listed instead).
+	for i := range report.Pods {
+		report.Pods[i].ClusterScheduler = nil
+	}
 	if len(o.Pods) > 0 {
 		return nil
 	}
