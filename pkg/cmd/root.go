@@ -67,6 +67,7 @@ never a node's totals. A pod named without its namespace (why POD, requested
 		NewCmdSnapshot(streams),
 		NewCmdSimulate(streams),
 		NewCmdWhy(streams),
+		NewCmdReport(streams),
 		NewCmdCompare(streams),
 		NewCmdDiff(streams),
 		NewCmdVersion(streams),

@@ -55,6 +55,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, pod *v1.Pod) (*Verdict, error)
 	if err != nil {
 		return nil, err
 	}
+	v.Rejections = countRejections(v.Nodes)
 	if e.omitNodes {
 		v.Nodes = nil
 	}

@@ -45,6 +45,9 @@ type Verdict struct {
 	// need to evaluate (it stops after numFeasibleNodesToFind feasible nodes)
 	// are absent.
 	Nodes []NodeResult
+	// Rejections count, per plugin, the nodes of Nodes that were rejected
+	// (Evaluate sets them, and keeps them with Input.OmitNodes).
+	Rejections []Rejection
 	// TakenFirst says why the node was chosen without scanning and scoring
 	// the others: "nominated" (the pod's status.nominatedNodeName, tried
 	// first) or "hint" (OpportunisticBatching's runner-up from the previous
