@@ -87,4 +87,3 @@ func orderPictureOf(o *v1alpha1.NodeOrder) orderPicture {
 	}
 	return p
 }
-

@@ -36,7 +36,11 @@ func tableRows(r *v1alpha1.RequestedReport, order *v1alpha1.NodeOrder, res []res
 		}
 		for _, rs := range res {
 			req, alloc := amounts(row, rs.Name)
-			t.Cells = append(t.Cells, tableCell{Text: amountText(rs.Name, req, alloc), Sort: strconv.FormatFloat(ratio(req, alloc), 'g', 6, 64)})
+			text := amountText(rs.Name, req, alloc)
+			if req == 0 && alloc == 0 && rs.Name != "pods" {
+				text = "-" // as requested prints a resource the node has none of
+			}
+			t.Cells = append(t.Cells, tableCell{Text: text, Sort: strconv.FormatFloat(ratio(req, alloc), 'g', 6, 64)})
 		}
 		out = append(out, t)
 	}
