@@ -147,6 +147,25 @@ func (b *browser) open(tb testing.TB, path string) time.Duration {
 	return time.Duration(painted * float64(time.Millisecond))
 }
 
+// showAll scrolls every part of the page into view, one after the other
+// (the tables are laid out only when near the viewport: CSS
+// content-visibility), and returns when the last was painted, as the page
+// measures it from the start of the navigation.
+func (b *browser) showAll(tb testing.TB) time.Duration {
+	tb.Helper()
+	done, err := chromedp.Run(b.ctx, chromedp.Evaluate[float64](`(async () => {
+		const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+		for (const s of document.querySelectorAll("section")) { s.scrollIntoView(); await frame(); }
+		for (const t of document.querySelectorAll(".scroll")) { t.scrollIntoView(); t.scrollTop = t.scrollHeight; await frame(); }
+		window.scrollTo(0, 0);
+		return performance.now();
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		tb.Fatalf("showing the whole page: %v", err)
+	}
+	return time.Duration(done * float64(time.Millisecond))
+}
+
 // clean fails tb for every console error and outside request so far.
 func (b *browser) clean(tb testing.TB) {
 	tb.Helper()
