@@ -74,15 +74,16 @@ func build(in *Input) *data {
 		Warnings: in.Warnings, CSS: template.CSS(pageCSS), JS: template.JS(pageJS),
 	}
 	s := in.Summary
-	d.Counts = []count{{s.Nodes - s.Placeholders - s.Ghosts, "nodes"}, {s.Pods, "pods on nodes"}, {s.PendingPods, "pending pods"}}
+	d.Counts = []count{counted(s.Nodes-s.Placeholders-s.Ghosts, "node", "nodes"), counted(s.Pods, "pod on nodes", "pods on nodes"),
+		counted(s.PendingPods, "pending pod", "pending pods")}
 	if s.Placeholders > 0 {
-		d.Counts = append(d.Counts, count{s.Placeholders, "placeholders"})
+		d.Counts = append(d.Counts, counted(s.Placeholders, "placeholder", "placeholders"))
 	}
 	if s.Ghosts > 0 {
-		d.Counts = append(d.Counts, count{s.Ghosts, "removed nodes holding pods"})
+		d.Counts = append(d.Counts, counted(s.Ghosts, "removed node holding pods", "removed nodes holding pods"))
 	}
 	if s.AssumedPods > 0 {
-		d.Counts = append(d.Counts, count{s.AssumedPods, "assumed pods"})
+		d.Counts = append(d.Counts, counted(s.AssumedPods, "assumed pod", "assumed pods"))
 	}
 	for i, name := range in.Requested.Resources {
 		d.Resources = append(d.Resources, resource{Index: i, Name: name})
@@ -96,6 +97,14 @@ func build(in *Input) *data {
 	d.Order = orderPictureOf(in.Order)
 	d.Table = tableRows(in.Requested, in.Order, d.Resources)
 	return d
+}
+
+// counted is n with the noun's singular or plural.
+func counted(n int, one, many string) count {
+	if n == 1 {
+		return count{n, one}
+	}
+	return count{n, many}
 }
 
 func legend() []legendKey {

@@ -27,7 +27,7 @@ const pageJS = `({
 	tableRows: document.querySelectorAll("#requested-table tbody tr").length,
 	zones: document.querySelectorAll("#grid .zone").length,
 	bars: Array.from(document.querySelectorAll("#rejections .bar title"), t => t.textContent),
-	pendingCount: parseInt(Array.from(document.querySelectorAll("#counts li")).find(li => li.textContent.endsWith("pending pods")).querySelector("b").textContent),
+	pendingCount: parseInt(Array.from(document.querySelectorAll("#counts li")).find(li => li.textContent.match(/pending pods?$/)).querySelector("b").textContent),
 })`
 
 func readPage(tb testing.TB, b *browser) page {
