@@ -11,7 +11,7 @@
 #   make browser-vet    vet the browser tests (their build tag keeps them out of
 #                       `go vet ./...`)
 
-BROWSER_FLAGS ?=
+BROWSER_FLAGS ?= -v
 BROWSER_SHOTS ?= $(or $(TMPDIR),/tmp)/schedcache-browser-shots
 
 .PHONY: browser browser-vet readme-shot

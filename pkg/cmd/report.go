@@ -80,6 +80,7 @@ The page goes to -o FILE, or to stdout when it is not a terminal.`,
 	o.Input.AddFlags(cmd)
 	cmd.Flags().StringVarP(&o.OutFile, "output", "o", o.OutFile, "Write the HTML page to this file (- for stdout; default: stdout when it is not a terminal)")
 	cmd.Flags().StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file for the pending pods' verdicts: profiles, plugin weights and arguments")
+	_ = cmd.MarkFlagFilename("output", "html", "htm")
 	return cmd
 }
 
@@ -108,7 +109,7 @@ func (o *ReportOptions) Run() error {
 	raiseMemoryLimitForDecisions()
 	cfg, err := o.schedulerConfig()
 	if err != nil {
-		return usageError(err)
+		return err
 	}
 	// The page shows what the commands would say on stderr: the lines go
 	// there as usual and into the header too.
