@@ -2,7 +2,8 @@
 # Makes sure a headless-capable Chromium is installed for the browser tests
 # (test/browser, make browser): nothing to do when one is on PATH (or
 # SCHEDCACHE_CHROMIUM names one); otherwise Debian's or Ubuntu's package,
-# installed with apt-get when running as root, else a message saying how.
+# installed with apt-get when running as root (or with sudo that needs no
+# password), else a message saying how.
 # Prints the browser's path and version.
 set -euo pipefail
 
@@ -22,15 +23,19 @@ find_chromium() {
 }
 
 if ! path="$(find_chromium)"; then
-	if [[ "$(id -u)" != 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
+	# As root, or through sudo when it needs no password (CI runners).
+	as_root=()
+	if [[ "$(id -u)" != 0 ]] && sudo -n true 2>/dev/null; then
+		as_root=(sudo -n)
+	fi
+	if [[ "$(id -u)" != 0 && ${#as_root[@]} == 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
 		echo "install-chromium: no Chromium found; install Debian's chromium package (apt-get install chromium)," >&2
 		echo "install-chromium: or set SCHEDCACHE_CHROMIUM to a Chrome or Chromium binary" >&2
 		exit 1
 	fi
 	echo "install-chromium: installing Debian's chromium package (apt-get)"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	apt-get install -y -qq chromium >/dev/null
+	"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 	path="$(find_chromium)"
 fi
 echo "install-chromium: $path ($("$path" --version 2>/dev/null | head -n 1))"
