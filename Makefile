@@ -27,7 +27,8 @@ build:
 # the other source checks (vet), the unit tests with the race detector, the
 # README check (readme), the hostile-input suite, the end-to-end tests
 # against real control-plane binaries (built from Go modules on first use
-# and cached by version), then the release packaging checks. golangci-lint
+# and cached by version), the report's page in headless Chromium (browser,
+# installed when missing), then the release packaging checks. golangci-lint
 # (lint) and each fuzz target for its budget (hack/make/fuzz.mk) run in the
 # background at the lowest CPU priority (the bg: stages, one after the
 # other), with the builds of the tools later stages need: golangci-lint from
@@ -36,7 +37,7 @@ build:
 # together, they would compile those twice). `wait` collects them and
 # prints their output. A cold run thus spends on them the CPU the
 # foreground leaves idle; on a warm machine the tools are cached.
-TEST_STAGES ?= bg:golangci-lint vet bg:lint,fuzz,e2e-binaries,krew-tools race readme hostile wait e2e verify
+TEST_STAGES ?= bg:golangci-lint vet bg:lint,fuzz,e2e-binaries,krew-tools race readme hostile wait e2e browser verify
 test:
 	@MAKE="$(MAKE)" hack/run-stages.sh $(TEST_STAGES)
 
@@ -55,6 +56,7 @@ vet:
 	$(GO) vet ./...
 	$(GO) vet -tags e2e ./test/e2e/...
 	$(GO) vet -tags hostile ./test/hostile/...
+	$(GO) vet -tags browser ./test/browser/...
 	cd hack/tools/krew && GOWORK=off $(GO) vet ./...
 	hack/verify-code-patterns.sh
 	hack/verify-go-mod.sh

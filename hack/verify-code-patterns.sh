@@ -11,7 +11,7 @@ check() { # description, grep args...
 		echo "verify-code-patterns: $what:"; echo "$out"; fail=1
 	fi
 }
-check "time.Now in pkg/cache or pkg/printers or pkg/views" --include='*.go' --exclude='*_test.go' -E 'time\.(Now|Since)\(' pkg/cache pkg/printers pkg/views
+check "time.Now in pkg/cache, pkg/printers, pkg/views or pkg/report" --include='*.go' --exclude='*_test.go' -E 'time\.(Now|Since)\(' pkg/cache pkg/printers pkg/views pkg/report
 check "printing in pkg/cache" --include='*.go' --exclude='*_test.go' -E 'fmt\.Print|os\.Std(out|err)|klog\.' pkg/cache
 check "os.Exit outside cmd/" --include='*.go' -E 'os\.Exit\(' pkg
 check "k8s.io/kubernetes imported outside pkg/decide" --include='*.go' -E '"k8s.io/kubernetes/' cmd pkg test --exclude-dir=decide

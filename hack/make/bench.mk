@@ -30,6 +30,13 @@
 #                       rules, the cordon, the scheduler built, every
 #                       replacement placed; ns/op per drain, first-ms for the
 #                       process's first one. Target: <= 2 s
+#   make bench-report   the HTML report at scale on the bench-files cluster:
+#                       `dump -f` and `report -f -o FILE` alternated,
+#                       BENCH_FILES_RUNS times each under /usr/bin/time, the
+#                       ratio of the median walls and the page's size; then
+#                       headless Chromium opens the page BENCH_REPORT_RENDERS
+#                       times (test/browser BenchmarkRender: load, layout and
+#                       first paint, as the page measures it)
 #   make bench-live     live mode against a real kube-apiserver (test/e2e
 #                       framework): load BENCH_LIVE_NODES / BENCH_LIVE_PODS with
 #                       the concurrent loader, then time, after a warm-up round,
@@ -165,3 +172,29 @@ bench-watch: e2e-binaries build
 	SCHEDCACHE_E2E_BIN_DIR=$(BENCH_BIN_DIR) $(GO) test -tags benchlive -count=1 -timeout 60m -run '^TestBenchWatch$$' -v ./hack/bench-live \
 		-args -nodes $(BENCH_LIVE_NODES) -pods $(BENCH_LIVE_PODS) -plugin $(abspath $(BIN)) \
 		-watch-rate $(BENCH_WATCH_RATE) -watch-duration $(BENCH_WATCH_DURATION) $(BENCH_LIVE_FLAGS)
+
+# bench-report: the report's cost against dump's on the same file, then how
+# long Chromium takes to show the page.
+BENCH_REPORT_RENDERS ?= 3
+BENCH_REPORT_HTML := $(BENCH_FILES_DIR)/report.html
+
+.PHONY: bench-report
+bench-report: build $(BENCH_FILE)
+	@test -x $(TIME) || { echo "$(TIME) is missing: apt-get install time"; exit 1; }
+	hack/install-chromium.sh
+	@ls -l $(BENCH_FILE)
+	@rm -f $(BENCH_FILES_DIR)/dump.walls $(BENCH_FILES_DIR)/report.walls; \
+	for i in $$(seq $(BENCH_FILES_RUNS)); do \
+		$(TIME) -f "%e s wall, %U s user, %S s sys, %M KiB peak RSS" -o $(BENCH_FILES_DIR)/time ./$(BIN) dump -f $(BENCH_FILE) >/dev/null 2>$(BENCH_FILES_DIR)/stderr || { cat $(BENCH_FILES_DIR)/stderr; exit 1; }; \
+		echo "dump -f:             $$(cat $(BENCH_FILES_DIR)/time)"; \
+		cut -d' ' -f1 $(BENCH_FILES_DIR)/time >>$(BENCH_FILES_DIR)/dump.walls; \
+		$(TIME) -f "%e s wall, %U s user, %S s sys, %M KiB peak RSS" -o $(BENCH_FILES_DIR)/time ./$(BIN) report -f $(BENCH_FILE) -o $(BENCH_REPORT_HTML) 2>$(BENCH_FILES_DIR)/stderr || { cat $(BENCH_FILES_DIR)/stderr; exit 1; }; \
+		echo "report -f -o FILE:   $$(cat $(BENCH_FILES_DIR)/time)"; \
+		cut -d' ' -f1 $(BENCH_FILES_DIR)/time >>$(BENCH_FILES_DIR)/report.walls; \
+	done; \
+	median() { sort -n "$$1" | awk '{ v[NR] = $$1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }; \
+	d=$$(median $(BENCH_FILES_DIR)/dump.walls); r=$$(median $(BENCH_FILES_DIR)/report.walls); \
+	echo "median wall: dump -f $$d s, report -f $$r s, ratio report/dump $$(awk -v d=$$d -v r=$$r 'BEGIN { printf "%.2f", r / d }')"; \
+	echo "page: $$(wc -c <$(BENCH_REPORT_HTML)) bytes ($(BENCH_REPORT_HTML))"
+	SCHEDCACHE_BROWSER_PLUGIN=$(abspath $(BIN)) $(GO) test -tags browser -count=1 -run '^$$' -bench '^BenchmarkRender$$' \
+		-benchtime $(BENCH_REPORT_RENDERS)x ./test/browser -args -report $(BENCH_REPORT_HTML)

@@ -68,6 +68,7 @@ never a node's totals. A pod named without its namespace (why POD, requested
 		NewCmdSimulate(streams),
 		NewCmdWhy(streams),
 		NewCmdDrain(streams),
+		NewCmdReport(streams),
 		NewCmdCompare(streams),
 		NewCmdDiff(streams),
 		NewCmdVersion(streams),
@@ -150,8 +151,13 @@ func (q *quietWriter) Write(p []byte) (int, error) {
 }
 
 // unwrapQuiet returns the writer behind a quietWriter that is not quiet
-// (for terminal checks), io.Discard behind a quiet one, else w.
+// (for terminal checks), io.Discard behind a quiet one, else w; through
+// report's saidLines too.
 func unwrapQuiet(w io.Writer) io.Writer {
+	if s, ok := w.(*saidLines); ok {
+		// report's stderr, which keeps the warnings for its page.
+		w = s.w
+	}
 	q, ok := w.(*quietWriter)
 	switch {
 	case !ok:

@@ -1,0 +1,185 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+	"github.com/schedcache/kubectl-schedcache/pkg/decide"
+	"github.com/schedcache/kubectl-schedcache/pkg/report"
+	"github.com/schedcache/kubectl-schedcache/pkg/views"
+)
+
+var reportExample = `  # One HTML page of the current cluster: nodes by zone, pending pods and why, the node order
+  kubectl schedcache report -o report.html
+
+  # From kubectl get -o yaml output, to stdout
+  kubectl schedcache report -f cluster.yaml > report.html
+
+  # Pending pods decided with the cluster's own scheduler configuration
+  kubectl schedcache report --config /etc/kubernetes/scheduler-config.yaml -o report.html`
+
+// reportCycles is how many scheduling cycles the node-order picture shows.
+const reportCycles = 3
+
+// ReportOptions drive "report".
+type ReportOptions struct {
+	Input      *InputFlags
+	ConfigFile string
+	// OutFile is where the page goes: a file, or "-" (and "" when stdout
+	// is not a terminal) for stdout.
+	OutFile string
+	// Now gives the time stamped in the page (time.Now; tests fix it).
+	Now func() time.Time
+	genericiooptions.IOStreams
+	runContext
+}
+
+// NewReportOptions returns ReportOptions with defaults.
+func NewReportOptions(streams genericiooptions.IOStreams) *ReportOptions {
+	return &ReportOptions{Input: NewInputFlags().withoutNamespace(), Now: time.Now, IOStreams: streams}
+}
+
+// NewCmdReport returns the "report" subcommand.
+func NewCmdReport(streams genericiooptions.IOStreams) *cobra.Command {
+	o := NewReportOptions(streams)
+	cmd := &cobra.Command{
+		Use:   "report [-o FILE]",
+		Short: "Write one self-contained HTML page: nodes by zone, pending pods and why, the node order",
+		Long: `Write the cluster as kube-scheduler's cache sees it as one HTML file that needs
+nothing else to open (inline CSS and SVG, a few lines of JavaScript, no network):
+
+  - a header: source, time, kube-scheduler version modelled, counts, warnings;
+  - every node as a cell of a grid grouped by zone (NodeTree order), coloured by
+    requested/allocatable of the chosen resource, cordoned and tainted nodes marked;
+  - every pending pod with the verdict of kube-scheduler v1.36's framework (as
+    "why -A" decides it), and a chart of how many nodes each Filter plugin
+    rejected over the unschedulable pods;
+  - the zone round-robin order and what the first scheduling cycles examine;
+  - the per-node requested table ("requested"), sortable.
+
+The page goes to -o FILE, or to stdout when it is not a terminal.`,
+		Example: reportExample,
+		Args:    noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runCommand(o, o.Input.ConfigFlags, c, args)
+		},
+	}
+	o.Input.AddFlags(cmd)
+	cmd.Flags().StringVarP(&o.OutFile, "output", "o", o.OutFile, "Write the HTML page to this file (- for stdout; default: stdout when it is not a terminal)")
+	cmd.Flags().StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file for the pending pods' verdicts: profiles, plugin weights and arguments")
+	_ = cmd.MarkFlagFilename("output", "html", "htm")
+	return cmd
+}
+
+// Complete has the input carry the objects kube-scheduler's plugins read;
+// f gives the live connection.
+func (o *ReportOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, _ []string) error {
+	o.Input.Objects = true
+	return completeIO(&o.runContext, o.Input, f, cmd)
+}
+
+// Validate checks the flags; it changes nothing. Without -o, stdout must
+// not be a terminal: a page of HTML is no use there.
+func (o *ReportOptions) Validate() error {
+	if err := o.Input.Validate(); err != nil {
+		return err
+	}
+	if o.OutFile == "" && isTerminal(o.Out) {
+		return errors.New("stdout is a terminal: write the page to a file with -o FILE (e.g. -o report.html), or redirect stdout")
+	}
+	return nil
+}
+
+// Run loads the cluster, decides the pending pods and writes the page.
+func (o *ReportOptions) Run() error {
+	ctx := o.context()
+	raiseMemoryLimitForDecisions()
+	cfg, err := o.schedulerConfig()
+	if err != nil {
+		return err
+	}
+	// The page shows what the commands would say on stderr: the lines go
+	// there as usual and into the header too.
+	said := &saidLines{w: o.ErrOut}
+	streams := o.IOStreams
+	streams.ErrOut = said
+	in, err := o.inputOf(ctx, streams, cfg)
+	if err != nil {
+		return err
+	}
+	in.Warnings = said.lines()
+	return o.write(in)
+}
+
+func (o *ReportOptions) schedulerConfig() (*decide.Config, error) {
+	if o.ConfigFile == "" {
+		return decide.DefaultConfig()
+	}
+	return decide.LoadConfigFile(o.ConfigFile)
+}
+
+// inputOf builds the page's input from the views: the dump's counts,
+// requested, next-nodes (one round and the first cycles) and why -A.
+func (o *ReportOptions) inputOf(ctx context.Context, streams genericiooptions.IOStreams, cfg *decide.Config) (*report.Input, error) {
+	cluster, m, err := o.Input.LoadWithModel(ctx, streams, cache.Options{})
+	if err != nil {
+		return nil, err
+	}
+	profile := m.Cache.Profile()
+	requested := views.Requested(m, views.RequestedOptions{})
+	in := &report.Input{
+		Source: m.Source, Generated: o.Now(), Version: profile.Version.String(), Decisions: cache.Latest.String(),
+		Summary: summaryOf(requested, len(m.Pending)), Requested: requested, Nodes: m.Nodes,
+		Order: views.NodeOrder(m.Source, m.Nodes, views.NodeOrderOptions{Cycles: reportCycles, Behavior: &profile.Behavior}),
+	}
+	if o.ConfigFile != "" {
+		in.Config = cfg.Source
+	}
+	if len(m.Pending) == 0 {
+		return in, nil
+	}
+	snap := cache.NewEmptySnapshot()
+	if err := m.Cache.UpdateSnapshot(snap); err != nil {
+		return nil, err
+	}
+	if cfg.HasExtenders() {
+		fmt.Fprintln(streams.ErrOut, "warning: the configuration names scheduler extenders, which are not called: their filters and scores are missing")
+	}
+	warnMissing(streams.ErrOut, m.Pending, cluster.Objects)
+	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: cluster.Objects, Config: cfg, OmitNodes: true})
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	for _, p := range m.Pending {
+		v, err := e.Evaluate(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("pod %s: %w", oneLine(p.Namespace+"/"+p.Name), err)
+		}
+		in.Verdicts = append(in.Verdicts, v)
+	}
+	return in, nil
+}
+
+// summaryOf counts the NodeInfos, their pods and the pending pods as the
+// dump's summary does, from the requested view's rows.
+func summaryOf(r *v1alpha1.RequestedReport, pending int) v1alpha1.DumpSummary {
+	s := v1alpha1.DumpSummary{Nodes: len(r.Nodes), Pods: r.Total.Pods, PendingPods: pending}
+	for i := range r.Nodes {
+		switch {
+		case r.Nodes[i].Placeholder:
+			s.Placeholders++
+		case r.Nodes[i].Ghost:
+			s.Ghosts++
+		}
+	}
+	return s
+}

@@ -1,0 +1,103 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/report"
+)
+
+// write writes the page to -o's file (through a temporary file in the same
+// directory, renamed when complete, so that a failure leaves no half page)
+// or to stdout.
+func (o *ReportOptions) write(in *report.Input) error {
+	if o.OutFile == "" || o.OutFile == "-" {
+		return report.Write(o.Out, in)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(o.OutFile), "."+filepath.Base(o.OutFile)+".*")
+	if err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	counted := &countingWriter{w: tmp}
+	if err := report.Write(counted, in); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), o.OutFile); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	fmt.Fprintf(o.ErrOut, "wrote %s (%s): %d nodes, %d pending pods\n", oneLine(o.OutFile), sizeText(counted.n), len(in.Requested.Nodes), len(in.Verdicts))
+	return nil
+}
+
+// saidLines passes what is written to w and keeps its warning and note
+// lines, each once, in order.
+type saidLines struct {
+	w       io.Writer
+	partial bytes.Buffer
+	said    []string
+	seen    map[string]bool
+}
+
+func (s *saidLines) Write(p []byte) (int, error) {
+	s.partial.Write(p)
+	for {
+		line, err := s.partial.ReadString('\n')
+		if err != nil {
+			// An unfinished line waits for its end.
+			s.partial.Reset()
+			s.partial.WriteString(line)
+			break
+		}
+		s.keep(strings.TrimSuffix(line, "\n"))
+	}
+	return s.w.Write(p)
+}
+
+func (s *saidLines) keep(line string) {
+	if !strings.HasPrefix(line, "warning:") && !strings.HasPrefix(line, "note:") {
+		return
+	}
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	if !s.seen[line] {
+		s.seen[line] = true
+		s.said = append(s.said, line)
+	}
+}
+
+func (s *saidLines) lines() []string { return s.said }
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// sizeText is a file size for people: "1.2 MB", "830 kB", "512 B".
+func sizeText(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1_000:
+		return fmt.Sprintf("%d kB", n/1_000)
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,143 @@
+package report
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"time"
+)
+
+var (
+	//go:embed page.html.tmpl
+	pageTemplate string
+	//go:embed page.css
+	pageCSS string
+	//go:embed page.js
+	pageJS string
+
+	page = template.Must(template.New("report").Parse(pageTemplate))
+)
+
+// data is what the template renders.
+type data struct {
+	Source, Generated, Version, Decisions, Config string
+	Counts                                        []count
+	Warnings                                      []string
+	Resources                                     []resource
+	Legend                                        []legendKey
+	Big                                           bool
+	Zones                                         []zoneGroup
+	Pending                                       []pendingRow
+	Chart                                         chart
+	Order                                         orderPicture
+	Table                                         []tableRow
+	// CSS, BucketCSS and JS are the page's own constants and rules built
+	// from indices alone: trusted, never input.
+	CSS, BucketCSS template.CSS
+	JS             template.JS
+}
+
+type count struct {
+	Value int
+	Label string
+}
+
+type legendKey struct {
+	Bucket int
+	Text   string
+}
+
+// bucketColours are the grid's colours, light to dark as more of
+// allocatable is requested, then overcommitted (purple).
+var bucketColours = [...]string{
+	"#f7fcf5", "#e5f5e0", "#c7e9c0", "#a1d99b", "#fee391",
+	"#fec44f", "#fe9929", "#ec7014", "#cc4c02", "#993404",
+	"#662506", // bucketFull
+	"#6a1b9a", // bucketOver
+}
+
+// Write renders in as one HTML page to w.
+func Write(w io.Writer, in *Input) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if err := page.Execute(bw, build(in)); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	return bw.Flush()
+}
+
+func build(in *Input) *data {
+	d := &data{
+		Source: in.Source, Generated: in.Generated.UTC().Format(time.RFC3339), Version: in.Version, Decisions: in.Decisions, Config: in.Config,
+		Warnings: in.Warnings, CSS: template.CSS(pageCSS), JS: template.JS(pageJS),
+	}
+	s := in.Summary
+	d.Counts = []count{counted(s.Nodes-s.Placeholders-s.Ghosts, "node", "nodes"), counted(s.Pods, "pod on nodes", "pods on nodes"),
+		counted(s.PendingPods, "pending pod", "pending pods")}
+	if s.Placeholders > 0 {
+		d.Counts = append(d.Counts, counted(s.Placeholders, "placeholder", "placeholders"))
+	}
+	if s.Ghosts > 0 {
+		d.Counts = append(d.Counts, counted(s.Ghosts, "removed node holding pods", "removed nodes holding pods"))
+	}
+	if s.AssumedPods > 0 {
+		d.Counts = append(d.Counts, counted(s.AssumedPods, "assumed pod", "assumed pods"))
+	}
+	for i, name := range in.Requested.Resources {
+		d.Resources = append(d.Resources, resource{Index: i, Name: name})
+	}
+	d.Legend = legend()
+	d.BucketCSS = template.CSS(bucketCSS(len(d.Resources)))
+	d.Big = len(in.Requested.Nodes) <= bigGridMax
+	d.Zones = zonesOf(in.Requested, in.Order, factsOf(in.Nodes), d.Resources, d.Big)
+	d.Pending = pendingRows(in.Verdicts)
+	d.Chart = rejectionChart(in.Verdicts)
+	d.Order = orderPictureOf(in.Order)
+	d.Table = tableRows(in.Requested, in.Order, d.Resources)
+	return d
+}
+
+// counted is n with the noun's singular or plural.
+func counted(n int, one, many string) count {
+	if n == 1 {
+		return count{n, one}
+	}
+	return count{n, many}
+}
+
+func legend() []legendKey {
+	out := make([]legendKey, 0, len(bucketColours)+1)
+	for b := range 10 {
+		text := ""
+		if b%2 == 0 {
+			text = fmt.Sprintf("%d%%", b*10)
+		}
+		out = append(out, legendKey{b, text})
+	}
+	return append(out, legendKey{bucketFull, "100%"}, legendKey{bucketOver, "over"}, legendKey{bucketNone, "none allocatable"})
+}
+
+// bucketCSS colours the cells of the checked resource: for resource i,
+// "#resI:checked ~ .zones .rIbB" gets bucket B's colour, and a big cell
+// shows that resource's percentage.
+func bucketCSS(resources int) string {
+	var b strings.Builder
+	for i, c := range bucketColours {
+		fmt.Fprintf(&b, ".legend .b%d{background-color:%s}", i, c)
+	}
+	for r := range resources {
+		for i, c := range bucketColours {
+			fmt.Fprintf(&b, "#res%d:checked~.zones .r%db%d{background-color:%s", r, r, i, c)
+			if i >= 7 {
+				b.WriteString(";color:#fff")
+			}
+			b.WriteString("}")
+		}
+		fmt.Fprintf(&b, "#res%d:checked~.zones .r%db%d{background-color:#eee}", r, r, bucketNone)
+		fmt.Fprintf(&b, "#res%d:checked~.zones .p%d{display:block}", r, r)
+		fmt.Fprintf(&b, "#res%d:checked+label{background:#0969da;color:#fff;border-color:#0969da}", r)
+	}
+	return b.String()
+}
