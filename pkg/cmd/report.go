@@ -38,13 +38,15 @@ type ReportOptions struct {
 	OutFile string
 	// Now gives the time stamped in the page (time.Now; tests fix it).
 	Now func() time.Time
+	// WhatIf are the what-if edits: the page shows the edited cluster.
+	WhatIf *WhatIfFlags
 	genericiooptions.IOStreams
 	runContext
 }
 
 // NewReportOptions returns ReportOptions with defaults.
 func NewReportOptions(streams genericiooptions.IOStreams) *ReportOptions {
-	return &ReportOptions{Input: NewInputFlags().withoutNamespace(), Now: time.Now, IOStreams: streams}
+	return &ReportOptions{Input: NewInputFlags().withoutNamespace(), Now: time.Now, WhatIf: NewWhatIfFlags(), IOStreams: streams}
 }
 
 // NewCmdReport returns the "report" subcommand.
@@ -65,6 +67,10 @@ nothing else to open (inline CSS and SVG, a few lines of JavaScript, no network)
   - the zone round-robin order and what the first scheduling cycles examine;
   - the per-node requested table ("requested"), sortable.
 
+With what-if edits (--cordon, --add-node, --remove-node, --evict, …) every
+part shows the edited cluster, after a first section naming the edits and the
+pending pods whose verdict they change.
+
 The page goes to -o FILE, or to stdout when it is not a terminal.`,
 		Example: reportExample,
 		Args:    noArgs,
@@ -75,6 +81,7 @@ The page goes to -o FILE, or to stdout when it is not a terminal.`,
 	o.Input.AddFlags(cmd)
 	cmd.Flags().StringVarP(&o.OutFile, "output", "o", o.OutFile, "Write the HTML page to this file (- for stdout; default: stdout when it is not a terminal)")
 	cmd.Flags().StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file for the pending pods' verdicts: profiles, plugin weights and arguments")
+	o.WhatIf.AddFlags(cmd, o.Input)
 	_ = cmd.MarkFlagFilename("output", "html", "htm")
 	return cmd
 }
@@ -83,13 +90,19 @@ The page goes to -o FILE, or to stdout when it is not a terminal.`,
 // f gives the live connection.
 func (o *ReportOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, _ []string) error {
 	o.Input.Objects = true
-	return completeIO(&o.runContext, o.Input, f, cmd)
+	if err := completeIO(&o.runContext, o.Input, f, cmd); err != nil {
+		return err
+	}
+	return o.WhatIf.Complete(o.Input.PodNamespace())
 }
 
 // Validate checks the flags; it changes nothing. Without -o, stdout must
 // not be a terminal: a page of HTML is no use there.
 func (o *ReportOptions) Validate() error {
 	if err := o.Input.Validate(); err != nil {
+		return err
+	}
+	if err := o.WhatIf.Validate(); err != nil {
 		return err
 	}
 	if o.OutFile == "" && isTerminal(o.Out) {
@@ -129,10 +142,11 @@ func (o *ReportOptions) schedulerConfig() (*decide.Config, error) {
 // inputOf builds the page's input from the views: the dump's counts,
 // requested, next-nodes (one round and the first cycles) and why -A.
 func (o *ReportOptions) inputOf(ctx context.Context, streams genericiooptions.IOStreams, cfg *decide.Config) (*report.Input, error) {
-	cluster, m, err := o.Input.LoadWithModel(ctx, streams, cache.Options{})
+	edited, err := o.WhatIf.load(ctx, o.Input, streams, cache.Options{})
 	if err != nil {
 		return nil, err
 	}
+	cluster, m := edited.Cluster, edited.Model
 	profile := m.Cache.Profile()
 	requested := views.Requested(m, views.RequestedOptions{})
 	in := &report.Input{
@@ -142,6 +156,9 @@ func (o *ReportOptions) inputOf(ctx context.Context, streams genericiooptions.IO
 	}
 	if o.ConfigFile != "" {
 		in.Config = cfg.Source
+	}
+	if edited.Applied != nil {
+		in.WhatIf = &report.WhatIf{Edits: edited.Applied.Summary()}
 	}
 	if len(m.Pending) == 0 {
 		return in, nil
@@ -166,7 +183,25 @@ func (o *ReportOptions) inputOf(ctx context.Context, streams genericiooptions.IO
 		}
 		in.Verdicts = append(in.Verdicts, v)
 	}
+	if in.WhatIf != nil {
+		changed, err := o.whatIfChanged(ctx, streams, edited, cfg, in.Verdicts)
+		if err != nil {
+			return nil, err
+		}
+		in.WhatIf.Changed = changed
+	}
 	return in, nil
+}
+
+// whatIfChanged is why -A's "what changed" for the page: the pending pods
+// whose verdict differs on the cluster as it is (noted on stderr too).
+func (o *ReportOptions) whatIfChanged(ctx context.Context, streams genericiooptions.IOStreams, edited *whatIfInput, cfg *decide.Config, verdicts []*decide.Verdict) ([]v1alpha1.ChangedPod, error) {
+	why := &WhyOptions{Input: o.Input, WhatIf: o.WhatIf, IOStreams: streams}
+	rep := views.SchedulingReport(edited.Model.Source, cfg.Source, verdicts)
+	if err := why.whatIfChanges(ctx, rep, edited, cfg, verdicts); err != nil {
+		return nil, err
+	}
+	return rep.WhatIf.Changed, nil
 }
 
 // summaryOf counts the NodeInfos, their pods and the pending pods as the

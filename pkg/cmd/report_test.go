@@ -63,3 +63,33 @@ func TestReportUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestReportWhatIf: with --add-node worker-c-2 the page shows the edited
+// cluster (14 cells: the copy too) after a section naming the edit and the
+// one pending pod it changes: shop/fraud-scorer (3 cpu) fits only the
+// empty copy (worker-c-2 itself has 2670m free), as why --add-node says.
+// Without edits the section is absent (TestReport's page has none).
+func TestReportWhatIf(t *testing.T) {
+	example := filepath.Join("..", "..", "examples", "cluster.yaml")
+	r := run(t, "", "report", "-f", example, "--add-node", "worker-c-2")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		`<h2>What if: added 1 node like worker-c-2 (worker-c-2-whatif-1)</h2>`,
+		`<tr><td>shop/fraud-scorer-6c7d8b9f5-p5lzn</td><td>unschedulable</td><td>scheduled on worker-c-2-whatif-1</td></tr>`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if n := strings.Count(r.stdout, `<div class="c `); n != 14 {
+		t.Errorf("%d grid cells, want 14 (the copy included)", n)
+	}
+	if !strings.Contains(r.stderr, "note: what-if: shop/fraud-scorer-6c7d8b9f5-p5lzn was unschedulable, now scheduled on worker-c-2-whatif-1\n") {
+		t.Errorf("stderr lacks the change:\n%s", r.stderr)
+	}
+	if r = run(t, "", "report", "-f", example); strings.Contains(r.stdout, `id="whatif"`) {
+		t.Errorf("a what-if section without edits")
+	}
+}

@@ -38,4 +38,18 @@ type Input struct {
 	// Warnings are the lines the commands print on stderr for this input
 	// (warnings and notes), shown in the header.
 	Warnings []string
+	// WhatIf is set when what-if edits were applied before everything
+	// above was computed: the page then shows the edited cluster, and says
+	// so first.
+	WhatIf *WhatIf
+}
+
+// WhatIf is what the page says of the what-if edits.
+type WhatIf struct {
+	// Edits is the one-line summary of the edits applied, as the commands'
+	// "note: what-if: …" on stderr.
+	Edits string
+	// Changed are the pending pods whose verdict differs from the one on
+	// the cluster as it is (why -A's "what changed").
+	Changed []v1alpha1.ChangedPod
 }

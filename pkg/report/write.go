@@ -34,6 +34,7 @@ type data struct {
 	Chart                                         chart
 	Order                                         orderPicture
 	Table                                         []tableRow
+	WhatIf                                        *WhatIf
 	// CSS, BucketCSS and JS are the page's own constants and rules built
 	// from indices alone: trusted, never input.
 	CSS, BucketCSS template.CSS
@@ -71,7 +72,7 @@ func Write(w io.Writer, in *Input) error {
 func build(in *Input) *data {
 	d := &data{
 		Source: in.Source, Generated: in.Generated.UTC().Format(time.RFC3339), Version: in.Version, Decisions: in.Decisions, Config: in.Config,
-		Warnings: in.Warnings, CSS: template.CSS(pageCSS), JS: template.JS(pageJS),
+		Warnings: in.Warnings, WhatIf: in.WhatIf, CSS: template.CSS(pageCSS), JS: template.JS(pageJS),
 	}
 	s := in.Summary
 	d.Counts = []count{counted(s.Nodes-s.Placeholders-s.Ghosts, "node", "nodes"), counted(s.Pods, "pod on nodes", "pods on nodes"),
