@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
 
@@ -93,6 +95,16 @@ profiles:
 // node more than it needs), so its next cycle starts at eng-03, where pod
 // second (fits anywhere) goes. `why` reports the 3 evaluated nodes, and
 // `simulate --config` places both pods where the real scheduler binds them.
+//
+// The real scheduler's NodeTree holds nodes in the order its informer
+// delivered them: at startup that is the order of the initial list as the
+// informer hands it over, seen here to be a rotation of the name order
+// (eng-03, eng-04, eng-05, eng-00, …), which no listing can tell. So the
+// scheduler is started before the nodes exist, and gets them one watch
+// event at a time, in creation (name) order, the order the plugin reads.
+// The pods are held by a scheduling gate meanwhile; the plugin decides on
+// a file of the same objects without the gate, and the gates are then
+// lifted one pod at a time.
 func TestEngineFilterScanAgreesWithRealScheduler(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -102,6 +114,11 @@ func TestEngineFilterScanAgreesWithRealScheduler(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), decisionTimeout+testTimeout)
 	defer cancel()
 	cs := c.AdminClient()
+	cfg := filepath.Join(c.Dir, "noscore.yaml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(noScoreConfig, c.Kubeconfig(framework.UserAdmin))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	framework.StartScheduler(t, c, "--config="+cfg)
 	engineNodes(ctx, t, c, 6, 0, 3)
 	createPriorityClass(ctx, t, cs, "engine-high", 100)
 	first := framework.NewPod(engineNS, "first", "", framework.Resources("cpu", "100m"))
@@ -109,17 +126,14 @@ func TestEngineFilterScanAgreesWithRealScheduler(t *testing.T) {
 	first.Spec.PriorityClassName = "engine-high"
 	second := framework.NewPod(engineNS, "second", "", framework.Resources("cpu", "100m"))
 	for _, p := range []*corev1.Pod{first, second} {
+		p.Spec.SchedulingGates = []corev1.PodSchedulingGate{{Name: "schedcache.io/e2e-hold"}}
 		if _, err := c.CreatePod(ctx, p); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cfg := filepath.Join(c.Dir, "noscore.yaml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(noScoreConfig, c.Kubeconfig(framework.UserAdmin))), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	kc := "--kubeconfig=" + c.Kubeconfig(framework.UserAdmin)
+	file := ungatedExport(ctx, t, cs, filepath.Join(c.Dir, "engine.json"))
 
-	r := runPlugin(t, nil, "why", "-n", engineNS, "first", "--config", cfg, "-o", "json", kc)
+	r := runPlugin(t, nil, "why", "-f", file, "-n", engineNS, "first", "--config", cfg, "-o", "json")
 	if r.code != 0 {
 		t.Fatalf("why first: %v", r)
 	}
@@ -127,7 +141,7 @@ func TestEngineFilterScanAgreesWithRealScheduler(t *testing.T) {
 	if d := report.Pods[0]; d.Node != "eng-00" || d.EvaluatedNodes != 3 || d.FeasibleNodes != 1 {
 		t.Errorf("why first: node %s, evaluated %d, feasible %d; want eng-00, 3, 1", d.Node, d.EvaluatedNodes, d.FeasibleNodes)
 	}
-	r = runPlugin(t, nil, "simulate", "--pending", "-n", engineNS, "--config", cfg, "-o", "json", kc)
+	r = runPlugin(t, nil, "simulate", "-f", file, "--pending", "-n", engineNS, "--config", cfg, "-o", "json")
 	if r.code != 0 {
 		t.Fatalf("simulate: %v", r)
 	}
@@ -137,13 +151,68 @@ func TestEngineFilterScanAgreesWithRealScheduler(t *testing.T) {
 		ours[p.Name] = p.Node
 	}
 
-	framework.StartScheduler(t, c, "--config="+cfg)
-	got := waitBound(ctx, t, cs, "first", "second")
+	// In the queue's order (priority): first, then second once first is
+	// bound, in the same scheduler process.
+	got := map[string]string{}
+	for _, name := range []string{"first", "second"} {
+		ungate(ctx, t, cs, name)
+		for k, v := range waitBound(ctx, t, cs, name) {
+			got[k] = v
+		}
+	}
 	want := map[string]string{"first": "eng-00", "second": "eng-03"}
 	for _, n := range []string{"first", "second"} {
 		if got[n] != want[n] || ours[n] != want[n] {
 			t.Errorf("%s: the scheduler bound it to %s, simulate placed it on %s; want both %s", n, got[n], ours[n], want[n])
 		}
+	}
+}
+
+// ungatedExport writes the cluster's nodes and the pods of engineNS to path
+// as one v1 List (JSON), the pods without their scheduling gates: what the
+// scheduler will see once the gates are lifted.
+func ungatedExport(ctx context.Context, t *testing.T, cs kubernetes.Interface, path string) string {
+	t.Helper()
+	nodes, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods, err := cs.CoreV1().Pods(engineNS).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := &corev1.List{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "List"}}
+	for i := range nodes.Items {
+		n := nodes.Items[i]
+		n.APIVersion, n.Kind = "v1", "Node"
+		list.Items = append(list.Items, runtime.RawExtension{Object: &n})
+	}
+	for i := range pods.Items {
+		p := pods.Items[i]
+		p.APIVersion, p.Kind = "v1", "Pod"
+		p.Spec.SchedulingGates = nil
+		list.Items = append(list.Items, runtime.RawExtension{Object: &p})
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// ungate lifts the scheduling gates of pod name of engineNS.
+func ungate(ctx context.Context, t *testing.T, cs kubernetes.Interface, name string) {
+	t.Helper()
+	p, err := cs.CoreV1().Pods(engineNS).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Spec.SchedulingGates = nil
+	if _, err := cs.CoreV1().Pods(engineNS).Update(ctx, p, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
 	}
 }
 
