@@ -151,11 +151,7 @@ var errNotSafe = errors.New("the drain is not safe")
 // Run loads the cluster, drains the nodes in the model and prints the
 // report.
 func (o *DrainOptions) Run() error {
-	err := o.run(o.context())
-	if err != nil && !errors.Is(err, errNotSafe) && ExitCode(err) == ExitError {
-		return &exitError{code: ExitUsage, err: err}
-	}
-	return err
+	return decisionExit(o.run(o.context()), errNotSafe)
 }
 
 func (o *DrainOptions) run(ctx context.Context) error {

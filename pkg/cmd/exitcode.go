@@ -109,3 +109,14 @@ func differError(n int) error {
 // flag values) written into a message: a newline or an escape sequence in
 // one can neither forge a line nor reach the terminal.
 func oneLine(s string) string { return termtext.Line(s) }
+
+// decisionExit maps the error of a decision command's run (why, drain) to
+// its exit code: the command's "no" (answer, exit 1) stays as it is, and
+// any other error that would exit 1 exits 2 instead, since these commands
+// keep 1 for the answer.
+func decisionExit(err, answer error) error {
+	if err != nil && !errors.Is(err, answer) && ExitCode(err) == ExitError {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	return err
+}

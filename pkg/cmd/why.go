@@ -150,11 +150,7 @@ var errNotScheduled = errors.New("some pods would not be scheduled")
 
 // Run loads the cluster, evaluates the pods and prints the report.
 func (o *WhyOptions) Run() error {
-	err := o.run(o.context())
-	if err != nil && !errors.Is(err, errNotScheduled) && ExitCode(err) == ExitError {
-		return &exitError{code: ExitUsage, err: err}
-	}
-	return err
+	return decisionExit(o.run(o.context()), errNotScheduled)
 }
 
 func (o *WhyOptions) run(ctx context.Context) error {

@@ -52,14 +52,7 @@ const drainNS = "drain-e2e"
 // replacement turns Running and Ready) and the disruption controller (a
 // Ready replacement under web-pdb adds one allowed disruption back).
 func TestDrainAgreesWithRealDrain(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("e2e: starts a real control plane; skipped with -short")
-	}
-	c := framework.Start(t, framework.Options{})
-	ctx, cancel := context.WithTimeout(t.Context(), decisionTimeout+testTimeout)
-	defer cancel()
-	cs := c.AdminClient()
+	c, ctx, cs := decisionCluster(t)
 	originals := createDrainFixture(ctx, t, c)
 
 	r := runPlugin(t, nil, "drain", "src", "--ignore-daemonsets", "--delete-emptydir-data", "--force", "-o", "json",

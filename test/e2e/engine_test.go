@@ -106,14 +106,7 @@ profiles:
 // a file of the same objects without the gate, and the gates are then
 // lifted one pod at a time.
 func TestEngineFilterScanAgreesWithRealScheduler(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("e2e: starts a real control plane; skipped with -short")
-	}
-	c := framework.Start(t, framework.Options{})
-	ctx, cancel := context.WithTimeout(t.Context(), decisionTimeout+testTimeout)
-	defer cancel()
-	cs := c.AdminClient()
+	c, ctx, cs := decisionCluster(t)
 	cfg := filepath.Join(c.Dir, "noscore.yaml")
 	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(noScoreConfig, c.Kubeconfig(framework.UserAdmin))), 0o600); err != nil {
 		t.Fatal(err)
@@ -226,14 +219,7 @@ func ungate(ctx context.Context, t *testing.T, cs kubernetes.Interface, name str
 //     terminating; the scheduler deletes the first and leaves the
 //     terminating one as it was.
 func TestEngineDRAAndTerminatingVictimsAgreeWithRealScheduler(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("e2e: starts a real control plane; skipped with -short")
-	}
-	c := framework.Start(t, framework.Options{})
-	ctx, cancel := context.WithTimeout(t.Context(), decisionTimeout+testTimeout)
-	defer cancel()
-	cs := c.AdminClient()
+	c, ctx, cs := decisionCluster(t)
 	engineNodes(ctx, t, c, 3)
 	kc := "--kubeconfig=" + c.Kubeconfig(framework.UserAdmin)
 

@@ -31,14 +31,7 @@ const whatifNS = "whatif"
 // room for p-a (1000m) and p-b (600m) together, and it is the only node
 // with room for either, so there is no score tie to break.
 func TestWhatIfAddNodeAgreesWithRealScheduler(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("e2e: starts a real control plane; skipped with -short")
-	}
-	c := framework.Start(t, framework.Options{})
-	ctx, cancel := context.WithTimeout(t.Context(), decisionTimeout+testTimeout)
-	defer cancel()
-	cs := c.AdminClient()
+	c, ctx, cs := decisionCluster(t)
 	cpu := func(q string) corev1.ResourceList { return framework.Resources("cpu", q) }
 	node := func(name, zone string) *corev1.Node {
 		n := framework.NewNode(name, framework.Resources("cpu", "2", "memory", "8Gi", "pods", "110"))

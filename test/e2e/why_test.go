@@ -24,6 +24,22 @@ import (
 // decisionTimeout bounds the wait for the scheduler to decide every pod.
 const decisionTimeout = 2 * time.Minute
 
+// decisionCluster starts the real control plane of a test that compares
+// the plugin's decisions with kube-scheduler's (in parallel with the other
+// e2e tests; skipped with -short) and returns it with a context bounding
+// the test and the admin client.
+func decisionCluster(t *testing.T) (*framework.Cluster, context.Context, kubernetes.Interface) {
+	t.Helper()
+	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
+	if testing.Short() {
+		t.Skip("e2e: starts a real control plane; skipped with -short")
+	}
+	c := framework.Start(t, framework.Options{})
+	ctx, cancel := context.WithTimeout(t.Context(), decisionTimeout+testTimeout)
+	t.Cleanup(cancel)
+	return c, ctx, c.AdminClient()
+}
+
 // TestWhyAgreesWithRealScheduler creates the decisions fixture with the
 // scheduler stopped, asks `why -A` what kube-scheduler will do, then starts
 // the real kube-scheduler v1.36.3 and requires, pod by pod: an unschedulable
@@ -32,14 +48,7 @@ const decisionTimeout = 2 * time.Minute
 // for the highest score, a gated verdict for a SchedulingGated pod, and a
 // preemption that nominates the same node and deletes the same victims.
 func TestWhyAgreesWithRealScheduler(t *testing.T) {
-	t.Parallel() // each test starts its own cluster; make e2e sets -parallel
-	if testing.Short() {
-		t.Skip("e2e: starts a real control plane; skipped with -short")
-	}
-	c := framework.Start(t, framework.Options{})
-	ctx, cancel := context.WithTimeout(t.Context(), decisionTimeout+testTimeout)
-	defer cancel()
-	cs := c.AdminClient()
+	c, ctx, cs := decisionCluster(t)
 	f := newWhyFixture()
 	if err := f.create(ctx, cs); err != nil {
 		t.Fatal(err)
