@@ -20,10 +20,11 @@ type kubeletChoice struct {
 	// Version is the version to model: the one every node's kubelet runs
 	// (its minor), else v1.36.
 	Version cache.Version
-	// Note is the one line to say, "" when there is nothing to tell: the
-	// nodes agree on v1.36, carry no version, or differ with the newest at
-	// v1.36 (the control plane, kube-scheduler with it, is never older
-	// than a kubelet, and v1.36 is the newest modelled).
+	// Note is the one line that says which version is modelled and why,
+	// and how to choose another: every node's kubelet version, or why not
+	// (they differ: the control plane, kube-scheduler with it, is never
+	// older than a kubelet; out of range); "" when no node reports a
+	// kubelet version (hand-written manifests), which tells nothing.
 	Note string
 }
 
@@ -45,17 +46,20 @@ func fromKubelets(nodes []*v1.Node) kubeletChoice {
 			newest = v
 		}
 	}
+	how := "--kube-version chooses another"
 	latest := kubeletChoice{Version: cache.Latest}
 	if newest == nil {
+		// Hand-written manifests: nothing tells what the cluster runs.
 		return latest
 	}
 	minors := map[uint]bool{}
 	for s := range count {
 		minors[utilversion.MustParseGeneric(s).Minor()] = true
 	}
-	how := "--kube-version chooses another"
 	if len(minors) > 1 {
 		if newest.Major() == 1 && newest.Minor() >= cache.MaxMinor {
+			// The control plane is never older than a kubelet.
+			latest.Note = fmt.Sprintf("note: modelling kube-scheduler %s, the newest of the nodes' kubelets (%s); %s", cache.Latest, kubeletList(count), how)
 			return latest
 		}
 		latest.Note = fmt.Sprintf("note: modelling kube-scheduler %s: the nodes' kubelets differ (%s), so the control plane is v1.%d or newer; %s",
@@ -68,6 +72,7 @@ func fromKubelets(nodes []*v1.Node) kubeletChoice {
 		return latest
 	}
 	if v.Minor == cache.MaxMinor {
+		latest.Note = fmt.Sprintf("note: modelling kube-scheduler %s, the version of every node's kubelet (%s); %s", v, kubeletList(count), how)
 		return latest
 	}
 	return kubeletChoice{Version: v, Note: fmt.Sprintf("note: modelling kube-scheduler %s, the version of every node's kubelet (%s); %s", v, kubeletList(count), how)}

@@ -28,13 +28,15 @@ func TestFromKubelets(t *testing.T) {
 		note     string
 	}{
 		{"no versions", []string{"", ""}, 36, ""},
-		{"all v1.36", []string{"v1.36.3", "v1.36.1"}, 36, ""},
+		{"all v1.36", []string{"v1.36.3", "v1.36.1"}, 36,
+			"note: modelling kube-scheduler v1.36, the version of every node's kubelet (v1.36.1 on 1 node, v1.36.3 on 1); --kube-version chooses another"},
 		{"all v1.30", []string{"v1.30.2-gke.1587003", "v1.30.2-gke.1587003"}, 30,
 			"note: modelling kube-scheduler v1.30, the version of every node's kubelet (v1.30.2-gke.1587003); --kube-version chooses another"},
 		{"two patches of v1.30", []string{"v1.30.1", "v1.30.2", "v1.30.2"}, 30,
 			"note: modelling kube-scheduler v1.30, the version of every node's kubelet (v1.30.1 on 1 node, v1.30.2 on 2); --kube-version chooses another"},
 		// The example's upgrade in progress: the control plane is v1.36.
-		{"upgrading to v1.36", []string{"v1.36.3", "v1.33.7", "v1.36.3"}, 36, ""},
+		{"upgrading to v1.36", []string{"v1.36.3", "v1.33.7", "v1.36.3"}, 36,
+			"note: modelling kube-scheduler v1.36, the newest of the nodes' kubelets (v1.33.7 on 1 node, v1.36.3 on 2); --kube-version chooses another"},
 		{"upgrading to v1.31", []string{"v1.31.0", "v1.29.4", "v1.29.4"}, 36,
 			"note: modelling kube-scheduler v1.36: the nodes' kubelets differ (v1.29.4 on 2 nodes, v1.31.0 on 1), so the control plane is v1.31 or newer; --kube-version chooses another"},
 		{"too old", []string{"v1.16.3"}, 36,
