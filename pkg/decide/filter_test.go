@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	v1 "k8s.io/api/core/v1"
 	"testing"
+
+	v1 "k8s.io/api/core/v1"
 
 	fwk "k8s.io/kube-scheduler/framework"
 )

@@ -23,12 +23,12 @@ const (
 type Admission int
 
 const (
-	// Admitted: the pod is evicted.
+	// Admitted means: the pod is evicted.
 	Admitted Admission = iota
-	// Refused: 429, the budget allows no disruption now; kubectl drain
+	// Refused means: 429, the budget allows no disruption now; kubectl drain
 	// retries until it does.
 	Refused
-	// Failed: an error kubectl drain does not retry (several budgets, a
+	// Failed means: an error kubectl drain does not retry (several budgets, a
 	// negative allowance).
 	Failed
 )

@@ -43,12 +43,12 @@ type DrainRules struct {
 type Disposition string
 
 const (
-	// Evict: the pod is evicted (kubectl's filters let it go).
+	// Evict means: the pod is evicted (kubectl's filters let it go).
 	Evict Disposition = "evict"
-	// Leave: the pod stays on the node without blocking the drain
+	// Leave means: the pod stays on the node without blocking the drain
 	// (DaemonSet pods with --ignore-daemonsets, mirror pods).
 	Leave Disposition = "leave"
-	// Block: the pod stops the drain of its node (a filter's error):
+	// Block means: the pod stops the drain of its node (a filter's error):
 	// kubectl then evicts none of the node's pods.
 	Block Disposition = "block"
 )

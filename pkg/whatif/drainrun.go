@@ -20,17 +20,17 @@ import (
 type DrainResult string
 
 const (
-	// DrainScheduled: evicted, and its replacement is placed on Node.
+	// DrainScheduled means: evicted, and its replacement is placed on Node.
 	DrainScheduled DrainResult = "scheduled"
-	// DrainUnschedulable: evicted, and its replacement stays Pending
+	// DrainUnschedulable means: evicted, and its replacement stays Pending
 	// (Message is the FailedScheduling message).
 	DrainUnschedulable DrainResult = "unschedulable"
-	// DrainBlocked: not evicted, and the drain cannot finish (a kubectl
+	// DrainBlocked means: not evicted, and the drain cannot finish (a kubectl
 	// rule, or a disruption budget; Message says which).
 	DrainBlocked DrainResult = "blocked"
-	// DrainNotRecreated: evicted, and nothing recreates it.
+	// DrainNotRecreated means: evicted, and nothing recreates it.
 	DrainNotRecreated DrainResult = "not-recreated"
-	// DrainSkipped: stays where it is without blocking (DaemonSet and
+	// DrainSkipped means: stays where it is without blocking (DaemonSet and
 	// mirror pods, the other pods of a node whose drain is blocked).
 	DrainSkipped DrainResult = "skipped"
 )
@@ -91,7 +91,7 @@ type DrainOutcome struct {
 	PendingBefore int
 }
 
-// Safe: every evicted pod's replacement lands and nothing blocks.
+// Safe reports whether every evicted pod's replacement lands and nothing blocks.
 func (o *DrainOutcome) Safe() bool {
 	for _, p := range o.Pods {
 		if p.Result != DrainScheduled && p.Result != DrainSkipped {

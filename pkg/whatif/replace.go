@@ -11,13 +11,13 @@ import (
 type Recreation string
 
 const (
-	// Recreated: a ReplicaSet, StatefulSet, Job or ReplicationController
+	// Recreated means: a ReplicaSet, StatefulSet, Job or ReplicationController
 	// creates a replacement from the same template.
 	Recreated Recreation = "recreated"
-	// NotMoved: a DaemonSet pod belongs to its node; the DaemonSet does not
+	// NotMoved means: a DaemonSet pod belongs to its node; the DaemonSet does not
 	// place it elsewhere.
 	NotMoved Recreation = "not-moved"
-	// NotRecreated: a pod without a controller (or with one this package
+	// NotRecreated means: a pod without a controller (or with one this package
 	// does not know) is gone for good.
 	NotRecreated Recreation = "not-recreated"
 )
