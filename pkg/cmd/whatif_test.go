@@ -86,6 +86,15 @@ func TestWhatIfJSON(t *testing.T) {
 	if u := rep.WhatIf.UntilFits; u == nil || u.Count != 1 || u.Template != "n1" || len(u.Trials) != 2 {
 		t.Errorf("untilFits %+v", u)
 	}
+	// --pod-file's replicas are placed on the edited cluster, and say so.
+	r = run(t, "", "why", "-f", replicasFixture, "--pod-file", "testdata/pods/deployment.yaml", "--cordon", "n1", "-o", "json")
+	rep = v1alpha1.SchedulingReport{}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err, r.stderr)
+	}
+	if rep.WhatIf == nil || len(rep.WhatIf.Cordoned) != 1 || rep.WhatIf.Cordoned[0] != "n1" || rep.Replicas == nil || rep.Replicas.Nodes["n1"] != 0 {
+		t.Errorf("--pod-file with --cordon n1: whatIf %+v, replicas %+v", rep.WhatIf, rep.Replicas)
+	}
 	// Without edits there is no whatIf field at all.
 	r = run(t, "", "why", "-A", "-f", f, "-o", "json")
 	if strings.Contains(r.stdout, "whatIf") {

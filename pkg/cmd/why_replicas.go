@@ -31,6 +31,7 @@ func (o *WhyOptions) runReplicas(ctx context.Context, m *model.Model, objects []
 	if err != nil {
 		return err
 	}
+	report.WhatIf = o.WhatIf.report()
 	table := func(printers.TableOptions) (*printers.Table, error) { return printers.SchedulingTable(report), nil }
 	var detail func(printers.TableOptions) error
 	if o.Output.Wide() {
