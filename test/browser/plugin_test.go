@@ -4,14 +4,13 @@ package browser
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/schedcache/kubectl-schedcache/test/e2e/framework"
 )
 
 // pluginEnv names a prebuilt plugin binary (make browser passes
@@ -19,69 +18,22 @@ import (
 // directory on first use.
 const pluginEnv = "SCHEDCACHE_BROWSER_PLUGIN"
 
-var (
-	pluginOnce sync.Once
-	pluginPath string
-	pluginErr  error
-	pluginTmp  string
-)
+// plugin is the binary the tests run (framework.Plugin).
+var plugin = &framework.Plugin{Env: pluginEnv, Prefix: "schedcache-browser-plugin-"}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if pluginTmp != "" {
-		_ = os.RemoveAll(pluginTmp)
-	}
+	plugin.Remove()
 	os.Exit(code)
-}
-
-// repoRoot is the directory of the main module's go.mod above the test.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && !strings.Contains(dir, filepath.Join("hack", "tools")) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod above the test")
-		}
-		dir = parent
-	}
 }
 
 func pluginBinary(tb testing.TB) string {
 	tb.Helper()
-	pluginOnce.Do(func() {
-		if p := os.Getenv(pluginEnv); p != "" {
-			pluginPath, pluginErr = filepath.Abs(p)
-			return
-		}
-		root, err := repoRoot()
-		if err != nil {
-			pluginErr = err
-			return
-		}
-		if pluginTmp, err = os.MkdirTemp("", "schedcache-browser-plugin-"); err != nil {
-			pluginErr = err
-			return
-		}
-		out := filepath.Join(pluginTmp, "kubectl-schedcache")
-		cmd := exec.Command("go", "build", "-o", out, "./cmd/kubectl-schedcache")
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			pluginErr = fmt.Errorf("go build ./cmd/kubectl-schedcache: %v\n%s", err, b)
-			return
-		}
-		pluginPath = out
-	})
-	if pluginErr != nil {
-		tb.Fatalf("plugin binary: %v", pluginErr)
+	path, err := plugin.Path()
+	if err != nil {
+		tb.Fatalf("plugin binary: %v", err)
 	}
-	return pluginPath
+	return path
 }
 
 // writeReport runs `report -o OUT args...` in the repository's root (so
@@ -89,7 +41,7 @@ func pluginBinary(tb testing.TB) string {
 // returns how long the command took.
 func writeReport(tb testing.TB, out string, args ...string) time.Duration {
 	tb.Helper()
-	root, err := repoRoot()
+	root, err := framework.RepoRoot()
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -11,10 +11,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -32,19 +30,13 @@ const pluginEnv = "SCHEDCACHE_E2E_PLUGIN"
 // a few seconds, so hitting it means a hang.
 const pluginTimeout = 2 * time.Minute
 
-var (
-	pluginOnce sync.Once
-	pluginPath string
-	pluginErr  error
-	pluginTmp  string
-)
+// plugin is the binary the tests run (framework.Plugin).
+var plugin = &framework.Plugin{Env: pluginEnv, Prefix: "schedcache-e2e-plugin-"}
 
 // TestMain removes the directory the plugin was built in, if any.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if pluginTmp != "" {
-		_ = os.RemoveAll(pluginTmp)
-	}
+	plugin.Remove()
 	os.Exit(code)
 }
 
@@ -52,46 +44,11 @@ func TestMain(m *testing.M) {
 // building it on first use.
 func pluginBinary(t *testing.T) string {
 	t.Helper()
-	pluginOnce.Do(func() {
-		if p := os.Getenv(pluginEnv); p != "" {
-			abs, err := filepath.Abs(p)
-			if err != nil {
-				pluginErr = err
-				return
-			}
-			if fi, err := os.Stat(abs); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
-				pluginErr = fmt.Errorf("%s=%s is not an executable file (run `make build`)", pluginEnv, p)
-				return
-			}
-			pluginPath = abs
-			return
-		}
-		root, err := framework.RepoRoot()
-		if err != nil {
-			pluginErr = err
-			return
-		}
-		pluginTmp, err = os.MkdirTemp("", "schedcache-e2e-plugin-")
-		if err != nil {
-			pluginErr = err
-			return
-		}
-		out := filepath.Join(pluginTmp, "kubectl-schedcache")
-		began := time.Now()
-		cmd := exec.Command("go", "build", "-o", out, "./cmd/kubectl-schedcache")
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			pluginErr = fmt.Errorf("go build ./cmd/kubectl-schedcache: %v\n%s", err, b)
-			return
-		}
-		fmt.Fprintf(os.Stderr, "e2e: built the plugin into %s in %v\n", out, time.Since(began).Round(time.Millisecond))
-		pluginPath = out
-	})
-	if pluginErr != nil {
-		t.Fatalf("e2e: plugin binary: %v", pluginErr)
+	path, err := plugin.Path()
+	if err != nil {
+		t.Fatalf("e2e: plugin binary: %v", err)
 	}
-	return pluginPath
+	return path
 }
 
 // runResult is one finished run of the plugin.
