@@ -133,10 +133,7 @@ func (o *ReportOptions) Run() error {
 }
 
 func (o *ReportOptions) schedulerConfig() (*decide.Config, error) {
-	if o.ConfigFile == "" {
-		return decide.DefaultConfig()
-	}
-	return decide.LoadConfigFile(o.ConfigFile)
+	return schedulerConfigFile(o.ConfigFile)
 }
 
 // inputOf builds the page's input from the views: the dump's counts,

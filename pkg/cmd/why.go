@@ -231,9 +231,9 @@ const nearMissesShown = 5
 
 func (o *WhyOptions) schedulerConfig() (*decide.Config, error) {
 	if len(o.ConfigFiles) == 0 {
-		return decide.DefaultConfig()
+		return schedulerConfigFile("")
 	}
-	return decide.LoadConfigFile(o.ConfigFiles[0])
+	return schedulerConfigFile(o.ConfigFiles[0])
 }
 
 // evaluate runs each target's scheduling cycle over m, keeping in the
