@@ -2,7 +2,7 @@
 # Checks the main module's go.mod:
 #   - the replace block lists exactly the staging modules of the required
 #     k8s.io/kubernetes release, each at its published version (v1.X.Y ->
-#     v0.X.Y), so pkg/decide builds against the same code as that release;
+#     v0.X.Y), so internal/decide builds against the same code as that release;
 #   - hack/tools (which builds the e2e control plane) pins the same release,
 #     so the e2e scheduler and our decision engine are the same code;
 #   - every module the plugin's packages come from that the control-plane

@@ -29,7 +29,7 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/hack/bench-live/internal/jsonlist"
 	"github.com/schedcache/kubectl-schedcache/internal/gencluster"
-	"github.com/schedcache/kubectl-schedcache/pkg/load"
+	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/test/e2e/framework"
 )
 
@@ -229,7 +229,7 @@ func buildHelpers(t *testing.T, root string) (floor, rusage string) {
 
 // clusterObjects generates (or reads) the cluster and returns its nodes and
 // pods, stored-object fields (uid, resourceVersion, ...) cleared for
-// creating them. The file is decoded here, not with pkg/load, so that what
+// creating them. The file is decoded here, not with internal/load, so that what
 // is loaded is exactly what gen-cluster wrote, whatever the plugin's own file
 // reader keeps. Terminal pods are loaded too, as in a real cluster: kubectl
 // lists them, the plugin's field selector skips them.

@@ -18,7 +18,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/ptytest"
 )
 
-// The plugin's progress line (pkg/load): "listed 1,500 nodes, 42,000/150,000
+// The plugin's progress line (internal/load): "listed 1,500 nodes, 42,000/150,000
 // pods", each count with "/total" while the total is known and not reached.
 var progressRE = regexp.MustCompile(`listed ([0-9,]+)(?:/[0-9,]+)? nodes, ([0-9,]+)(?:/[0-9,]+)? pods`)
 

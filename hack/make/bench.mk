@@ -21,10 +21,10 @@
 #                       why --until-fits at 5,000 nodes / 150,000 pods: the
 #                       search for the copies of an m5.4xlarge node that
 #                       schedule 100 pending pods, each count placed in full
-#                       (BenchmarkUntilFits5kNodes150kPods, pkg/whatif);
+#                       (BenchmarkUntilFits5kNodes150kPods, internal/whatif);
 #                       s/search is the figure, target <= 30 s on 2 cores
 #   make bench-drain    `drain NODE` after the load (BenchmarkDrain5kNodes150kPods,
-#                       pkg/whatif): gen-cluster's 5,000 nodes / 150,000 pods,
+#                       internal/whatif): gen-cluster's 5,000 nodes / 150,000 pods,
 #                       the node with ~30 pods drained with --force
 #                       --ignore-daemonsets --delete-emptydir-data: kubectl's
 #                       rules, the cordon, the scheduler built, every
@@ -100,7 +100,7 @@ BENCH_PROGRESS_FLAGS ?=
 
 .PHONY: bench-drain
 bench-drain:
-	$(GO) test -run '^$$' -bench '^BenchmarkDrain5kNodes150kPods$$' -benchtime 3x -benchmem -timeout 30m ./pkg/whatif
+	$(GO) test -run '^$$' -bench '^BenchmarkDrain5kNodes150kPods$$' -benchtime 3x -benchmem -timeout 30m ./internal/whatif
 
 .PHONY: bench-files bench-why bench-until-fits bench-live bench-live-5k bench-progress bench-watch
 
@@ -154,7 +154,7 @@ bench-why: build $(BENCH_FILE)
 	cmd="why -n $${pod%%/*} $${pod#*/}"; for i in $$(seq $(BENCH_FILES_RUNS)); do $(BENCH_WHY); done
 
 bench-until-fits:
-	$(GO) test -run '^$$' -bench 'UntilFits5kNodes150kPods' -benchtime 1x -benchmem -timeout 30m ./pkg/whatif
+	$(GO) test -run '^$$' -bench 'UntilFits5kNodes150kPods' -benchtime 1x -benchmem -timeout 30m ./internal/whatif
 
 bench-live: e2e-binaries build $(KUBECTL)
 	SCHEDCACHE_E2E_BIN_DIR=$(BENCH_BIN_DIR) $(GO) test -tags benchlive -count=1 -timeout 120m -run '^TestBenchLive$$' -v ./hack/bench-live \

@@ -2,10 +2,10 @@
 #
 #   make fuzz      run each Go native fuzz target for its budget of
 #                  executions (about 10 s each on an idle 2-core machine):
-#                  the reader of -f input (pkg/load FuzzReadFiles, and
+#                  the reader of -f input (internal/load FuzzReadFiles, and
 #                  its kind scan and UTF-8 check against the code they
 #                  stand in for: FuzzScanTypeMeta, FuzzTextReader) and the
-#                  parser of simulate --script (pkg/simulate/script
+#                  parser of simulate --script (internal/simulate/script
 #                  FuzzParse), seeded with the hostile shapes; a
 #                  failing input is written to the package's testdata/fuzz/
 #                  and fails the target. FUZZTIME=30s (or 5000x) gives
@@ -22,7 +22,7 @@
 # `go test -fuzz` instruments every package the target's test binary
 # imports, a third compiled copy of them next to the plain and the -race
 # ones: keep fuzz targets in packages that import little (the script parser
-# has its own package for that; in pkg/simulate it pulled the scheduler
+# has its own package for that; in internal/simulate it pulled the scheduler
 # framework, ~340 more packages, into a cold run's fuzz stage).
 #
 # Both run from `make test` (fuzz in the background, beside the race
@@ -39,7 +39,7 @@
 # makes a starved run slower.
 
 FUZZTIME ?=
-FUZZ_TARGETS ?= ./pkg/load:FuzzReadFiles:3000x ./pkg/load:FuzzScanTypeMeta:20000x ./pkg/load:FuzzCutTypeMeta:20000x ./pkg/load:FuzzTextReader:20000x ./pkg/simulate/script:FuzzParse:15000x
+FUZZ_TARGETS ?= ./internal/load:FuzzReadFiles:3000x ./internal/load:FuzzScanTypeMeta:20000x ./internal/load:FuzzCutTypeMeta:20000x ./internal/load:FuzzTextReader:20000x ./internal/simulate/script:FuzzParse:15000x
 HOSTILE_FLAGS ?=
 
 .PHONY: fuzz hostile

@@ -13,12 +13,12 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/internal/compare"
+	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/load/loadtest"
+	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/schedlog"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
-	"github.com/schedcache/kubectl-schedcache/pkg/compare"
-	"github.com/schedcache/kubectl-schedcache/pkg/load"
-	"github.com/schedcache/kubectl-schedcache/pkg/load/loadtest"
-	"github.com/schedcache/kubectl-schedcache/pkg/model"
-	"github.com/schedcache/kubectl-schedcache/pkg/schedlog"
 )
 
 // BenchmarkCompare5kNodes150kPods times "compare --log dump.log -f

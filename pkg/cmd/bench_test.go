@@ -7,7 +7,7 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/schedcache/kubectl-schedcache/pkg/load/loadtest"
+	"github.com/schedcache/kubectl-schedcache/internal/load/loadtest"
 )
 
 // BenchmarkCommands5kNodes150kPods runs each command end to end on

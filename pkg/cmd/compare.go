@@ -12,10 +12,10 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/internal/compare"
+	"github.com/schedcache/kubectl-schedcache/internal/schedlog"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
-	"github.com/schedcache/kubectl-schedcache/pkg/compare"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
-	"github.com/schedcache/kubectl-schedcache/pkg/schedlog"
 )
 
 var compareExample = `  # Make kube-scheduler dump its cache (SIGUSR2, see below), then compare it with the cluster

@@ -226,7 +226,7 @@ func TestCompareFromPod(t *testing.T) {
 }
 
 // TestCompareEveryRelease compares the dump each release v1.18–v1.36 logs
-// for the test cluster (pkg/schedlog/testdata) with that cluster, modelled
+// for the test cluster (internal/schedlog/testdata) with that cluster, modelled
 // as the release the log names: they agree.
 func TestCompareEveryRelease(t *testing.T) {
 	logs, err := filepath.Glob("../schedlog/testdata/v1.*.log")

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 )
 
 // Exit codes of kubectl-schedcache (documented in README "Exit codes").

@@ -19,9 +19,9 @@ import (
 	// credential plugins work without an import.
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
 
+	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
-	"github.com/schedcache/kubectl-schedcache/pkg/load"
-	"github.com/schedcache/kubectl-schedcache/pkg/model"
 )
 
 // InputFlags choose where the nodes and pods come from: a live cluster (the

@@ -9,9 +9,9 @@ import (
 	v1 "k8s.io/api/core/v1"
 	utilversion "k8s.io/apimachinery/pkg/util/version"
 
+	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
-	"github.com/schedcache/kubectl-schedcache/pkg/load"
-	"github.com/schedcache/kubectl-schedcache/pkg/model"
 )
 
 // kubeletChoice is what the nodes' status.nodeInfo.kubeletVersion say of

@@ -12,7 +12,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/schedcache/kubectl-schedcache/internal/fakeapi"
-	"github.com/schedcache/kubectl-schedcache/pkg/load"
+	"github.com/schedcache/kubectl-schedcache/internal/load"
 )
 
 // fakeClusterFrom loads a test cluster file into a fake clientset.

@@ -7,8 +7,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
-	"github.com/schedcache/kubectl-schedcache/pkg/model"
 )
 
 // noResourcesFound says on w what kubectl says when a namespace or a

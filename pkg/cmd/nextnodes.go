@@ -7,9 +7,9 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
-	"github.com/schedcache/kubectl-schedcache/pkg/views"
 )
 
 var nextNodesExample = `  # The zone round-robin order, one call of NodeTree.Next() per node

@@ -6,8 +6,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
-	"github.com/schedcache/kubectl-schedcache/pkg/model"
 )
 
 // findPod looks --pod up among the input's pending pods, then its cached

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/schedcache/kubectl-schedcache/pkg/report"
+	"github.com/schedcache/kubectl-schedcache/internal/report"
 )
 
 // write writes the page to -o's file (through a temporary file in the same

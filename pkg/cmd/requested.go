@@ -12,13 +12,13 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/internal/decide"
+	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
-	"github.com/schedcache/kubectl-schedcache/pkg/decide"
-	"github.com/schedcache/kubectl-schedcache/pkg/load"
-	"github.com/schedcache/kubectl-schedcache/pkg/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
-	"github.com/schedcache/kubectl-schedcache/pkg/views"
 )
 
 var requestedExample = `  # Requested, allocatable and free resources per node, as the scheduler accounts them

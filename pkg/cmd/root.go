@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 )
 
 // NewCmdSchedCache returns the root "kubectl schedcache" command with every

@@ -8,10 +8,10 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/schedcache/kubectl-schedcache/pkg/decide"
-	"github.com/schedcache/kubectl-schedcache/pkg/load"
-	"github.com/schedcache/kubectl-schedcache/pkg/model"
-	"github.com/schedcache/kubectl-schedcache/pkg/simulate/script"
+	"github.com/schedcache/kubectl-schedcache/internal/decide"
+	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/simulate/script"
 )
 
 // readScript reads and parses --script; a mistake in it exits 2.

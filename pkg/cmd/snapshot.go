@@ -5,10 +5,10 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
-	"github.com/schedcache/kubectl-schedcache/pkg/views"
 )
 
 var snapshotExample = `  # The snapshot a freshly started scheduler takes at its first cycle

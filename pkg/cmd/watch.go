@@ -16,12 +16,12 @@ import (
 	cliprinters "k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/utils/clock"
 
+	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
+	"github.com/schedcache/kubectl-schedcache/internal/watch"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
-	"github.com/schedcache/kubectl-schedcache/pkg/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
-	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
-	"github.com/schedcache/kubectl-schedcache/pkg/watch"
 )
 
 // WatchFlags hold --watch and --watch-only of dump, requested and snapshot.

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedcache/kubectl-schedcache/internal/decide"
+	"github.com/schedcache/kubectl-schedcache/internal/views"
+	"github.com/schedcache/kubectl-schedcache/internal/whatif"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
-	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
-	"github.com/schedcache/kubectl-schedcache/pkg/views"
-	"github.com/schedcache/kubectl-schedcache/pkg/whatif"
 )
 
 // runUntilFits is why --until-fits: the scale-up estimate for the selected

@@ -8,9 +8,9 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
-	"github.com/schedcache/kubectl-schedcache/pkg/decide"
 )
 
 // validateWhatIf checks the what-if flags of why.

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
-	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // queueRow is the NODE cell of the queue's rows.

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
-	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // snapshotRow is the NODE cell of the Snapshot's list changes.

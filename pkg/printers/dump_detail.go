@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
-	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // PrintNodeDetails renders each node of d in a describe-like block: the

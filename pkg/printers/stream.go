@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 )
 
 // StreamTable prints a table in parts, as "kubectl get --watch" does: the

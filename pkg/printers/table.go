@@ -22,7 +22,7 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
-	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 )
 
 // TableOptions are shared by every table printer.

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
-	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // PrintSchedulingSummary renders a SchedulingReport table (see

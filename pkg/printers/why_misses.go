@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
-	"github.com/schedcache/kubectl-schedcache/pkg/termtext"
 )
 
 // DifferHint names the usual causes of a decision that differs from the

@@ -17,8 +17,8 @@ import (
 	nodev1 "k8s.io/api/node/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/schedcache/kubectl-schedcache/internal/schedlog"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
-	"github.com/schedcache/kubectl-schedcache/pkg/schedlog"
 	"github.com/schedcache/kubectl-schedcache/test/e2e/framework"
 )
 

@@ -18,7 +18,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/schedcache/kubectl-schedcache/pkg/schedlog"
+	"github.com/schedcache/kubectl-schedcache/internal/schedlog"
 	"github.com/schedcache/kubectl-schedcache/test/e2e/framework"
 )
 

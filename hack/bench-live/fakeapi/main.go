@@ -47,7 +47,7 @@ import (
 )
 
 // podFieldSelector is the one pod field selector served: the plugin's
-// (pkg/load.PodFieldSelector), in its order.
+// (internal/load.PodFieldSelector), in its order.
 const podFieldSelector = "status.phase!=Succeeded,status.phase!=Failed"
 
 func main() {

@@ -6,6 +6,6 @@
 // users and their kubeconfig files), creates nodes and pods through the
 // helpers (no kubelets exist, so status is written by the test), and may run
 // the real scheduler with StartScheduler to read its cache through SIGUSR2
-// (Scheduler.DumpCache, read with pkg/schedlog). Every process is started in its
+// (Scheduler.DumpCache, read with internal/schedlog). Every process is started in its
 // own process group and stopped by PID in t.Cleanup, also when the test fails.
 package framework

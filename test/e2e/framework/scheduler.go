@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedcache/kubectl-schedcache/pkg/schedlog"
+	"github.com/schedcache/kubectl-schedcache/internal/schedlog"
 )
 
 const (
@@ -69,7 +69,7 @@ func StartScheduler(t *testing.T, c *Cluster, args ...string) *Scheduler {
 }
 
 // DumpCache sends SIGUSR2 to the scheduler and returns the cache dump it
-// logs in response, read with pkg/schedlog from what the log gained after
+// logs in response, read with internal/schedlog from what the log gained after
 // the signal. It polls the log until that holds a complete dump; ctx bounds
 // the wait, or dumpTimeout if ctx has no deadline.
 func (s *Scheduler) DumpCache(ctx context.Context) (*schedlog.Dump, error) {

@@ -1,0 +1,82 @@
+package decide
+
+import (
+	"context"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/load/loadtest"
+	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+)
+
+// BenchmarkWhy5kNodes150kPods measures "why" after loading, on the
+// generated 5,000-node / 150,000-pod cluster (about 1,500 pending pods):
+//
+//   - New: building the Evaluator (frameworks, informers, and our
+//     NodeInfos converted for the framework), once per command;
+//   - OnePod: one pending pod's scheduling cycle ("why POD");
+//   - AllPending: every pending pod's cycle ("why -A"), reported per pod,
+//     with the number of distinct cycles run (identical pods share one).
+//
+// Targets (2 cores): OnePod ≤ 50 ms, AllPending ≤ 30 ms per pod.
+func BenchmarkWhy5kNodes150kPods(b *testing.B) {
+	path := loadtest.GenCluster(b, b.TempDir(), loadtest.LargeNodes, loadtest.LargePods)
+	c, err := load.ReadFiles(load.FileOptions{Filenames: []string{path}}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := model.Build(c, cache.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap := cache.NewEmptySnapshot()
+	if err := m.Cache.UpdateSnapshot(snap); err != nil {
+		b.Fatal(err)
+	}
+	in := Input{Snapshot: snap, Pending: m.Pending, Objects: c.Objects}
+	ctx := context.Background()
+	b.Logf("%d nodes, %d pods, %d pending", len(c.Nodes), len(c.Pods), len(m.Pending))
+	b.Run("New", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			e, err := New(ctx, in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			e.Close()
+		}
+	})
+	e, err := New(ctx, in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	b.Run("OnePod", func(b *testing.B) {
+		b.ReportAllocs()
+		p := m.Pending[len(m.Pending)/2]
+		for b.Loop() {
+			clear(e.memo) // a cycle, not a reused verdict
+			evaluateOrFail(b, e, p)
+		}
+	})
+	b.Run("AllPending", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			clear(e.memo)
+			for _, p := range m.Pending {
+				evaluateOrFail(b, e, p)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(m.Pending)), "ms/pod")
+		b.ReportMetric(float64(len(e.memo)), "cycles")
+	})
+}
+
+func evaluateOrFail(b *testing.B, e *Evaluator, p *v1.Pod) {
+	if _, err := e.Evaluate(context.Background(), p); err != nil {
+		b.Fatal(err)
+	}
+}

@@ -1,0 +1,31 @@
+package simulate
+
+import (
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/schedcache/kubectl-schedcache/internal/decide"
+)
+
+// The unschedulable note counts the victims the scheduler deletes, and
+// those already terminating apart.
+func TestUnschedulableNotePreemption(t *testing.T) {
+	p := func(name string) *v1.Pod { return &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name}} }
+	msg := "0/1 nodes are available: 1 Insufficient cpu."
+	cases := []struct {
+		pre  *decide.Preemption
+		want string
+	}{
+		{nil, msg},
+		{&decide.Preemption{NominatedNode: "n1", Victims: []*v1.Pod{p("a"), p("b")}}, msg + " (preemption would nominate n1 and evict 2 pods)"},
+		{&decide.Preemption{NominatedNode: "n1", Victims: []*v1.Pod{p("a")}, TerminatingVictims: []*v1.Pod{p("b")}}, msg + " (preemption would nominate n1 and evict 1 pods, 1 more already terminating)"},
+		{&decide.Preemption{NominatedNode: "n1", TerminatingVictims: []*v1.Pod{p("b")}}, msg + " (preemption would nominate n1 and evict 0 pods, 1 more already terminating)"},
+	}
+	for _, tc := range cases {
+		if got := unschedulableNote(&decide.Verdict{Message: msg, Preemption: tc.pre}); got != tc.want {
+			t.Errorf("got %q\nwant %q", got, tc.want)
+		}
+	}
+}

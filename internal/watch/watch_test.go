@@ -1,0 +1,304 @@
+package watch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+)
+
+// deadline bounds every wait of these tests; nothing waits for a fixed time.
+const deadline = 30 * time.Second
+
+func node(name string) *v1.Node {
+	return &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}, Status: v1.NodeStatus{Allocatable: v1.ResourceList{
+		v1.ResourceCPU: resource.MustParse("4"), v1.ResourcePods: resource.MustParse("10")}}}
+}
+
+func pod(name, nodeName, cpu string) *v1.Pod {
+	return &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, UID: types.UID("uid-" + name)},
+		Spec: v1.PodSpec{NodeName: nodeName, Containers: []v1.Container{{Name: "c", Resources: v1.ResourceRequirements{
+			Requests: v1.ResourceList{v1.ResourceCPU: resource.MustParse(cpu)}}}}},
+		Status: v1.PodStatus{Phase: v1.PodPending},
+	}
+}
+
+// recorder is a Render that records what it was given.
+type recorder struct {
+	initial chan string
+	deltas  chan *Delta
+}
+
+func newRecorder() *recorder {
+	return &recorder{initial: make(chan string, 1), deltas: make(chan *Delta, 100)}
+}
+
+func (r *recorder) render(m *model.Model, s *cache.Snapshot, d *Delta) (Text, error) {
+	text := func(s string) Text { return func() (string, error) { return s, nil } }
+	if d == nil {
+		var names []string
+		for _, ni := range s.List() {
+			names = append(names, fmt.Sprintf("%s:%d", ni.Node().Name, len(ni.Pods)))
+		}
+		r.initial <- strings.Join(names, ",") + fmt.Sprintf(" pending=%d", len(m.Pending))
+		return text("initial\n"), nil
+	}
+	r.deltas <- d
+	return text(fmt.Sprintf("delta %d\n", d.Sequence)), nil
+}
+
+// waitDelta returns the next delta naming node with a reason containing want.
+func (r *recorder) waitDelta(t *testing.T, node, want string) *Delta {
+	t.Helper()
+	timeout := time.After(deadline)
+	for {
+		select {
+		case d := <-r.deltas:
+			for _, c := range d.Changes {
+				for _, reason := range c.Reasons {
+					if c.Name == node && strings.Contains(reason, want) {
+						return d
+					}
+				}
+			}
+		case <-timeout:
+			t.Fatalf("no delta with %s: %q", node, want)
+		}
+	}
+}
+
+// syncBuffer is a goroutine-safe buffer for notes and output.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+	// wrote, when set, gets a value after each write (dropped when full).
+	wrote chan struct{}
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.wrote != nil {
+		select {
+		case s.wrote <- struct{}{}:
+		default:
+		}
+	}
+	return s.b.Write(p)
+}
+
+// waitFor waits until the buffer holds want, for at most the deadline.
+func (s *syncBuffer) waitFor(t *testing.T, want string) {
+	t.Helper()
+	timeout := time.After(deadline)
+	for !strings.Contains(s.String(), want) {
+		select {
+		case <-s.wrote:
+		case <-timeout:
+			t.Fatalf("output %q, want %q in it", s.String(), want)
+		}
+	}
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func start(t *testing.T, cs *fake.Clientset) (*recorder, *syncBuffer, *syncBuffer, context.CancelFunc, chan error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	rec, notes, out := newRecorder(), &syncBuffer{}, &syncBuffer{wrote: make(chan struct{}, 1)}
+	w := New(Options{Client: cs, Source: "test", Notes: notes, Interval: time.Millisecond})
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx, out, rec.render) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done //nolint:errcheck // only waits for Run to return; TestCancel checks what it returns
+	})
+	select {
+	case got := <-rec.initial:
+		t.Logf("initial: %s", got)
+	case err := <-done:
+		t.Fatalf("Run ended before the initial state: %v", err)
+	case <-time.After(deadline):
+		t.Fatal("no initial state")
+	}
+	return rec, notes, out, cancel, done
+}
+
+// TestEvents creates, binds, updates and deletes pods and nodes and checks
+// each batch names the node and the reason, with the generation moving.
+func TestEvents(t *testing.T) {
+	cs := fake.NewClientset(node("n1"), node("n2"), pod("a", "n1", "100m"), pod("waiting", "", "100m"))
+	rec, _, out, _, _ := start(t, cs)
+	ctx := context.Background()
+	pods := cs.CoreV1().Pods("default")
+
+	if _, err := pods.Create(ctx, pod("b", "n2", "200m"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	d := rec.waitDelta(t, "n2", "pod default/b added")
+	if d.To <= d.From {
+		t.Errorf("generation %d -> %d did not move", d.From, d.To)
+	}
+
+	bound := pod("waiting", "n1", "100m")
+	bound.ResourceVersion = "2"
+	if _, err := pods.Update(ctx, bound, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitDelta(t, "n1", "pod default/waiting bound")
+
+	bigger := pod("a", "n1", "300m")
+	bigger.ResourceVersion = "3"
+	if _, err := pods.Update(ctx, bigger, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitDelta(t, "n1", "pod default/a updated")
+
+	if err := pods.Delete(ctx, "b", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitDelta(t, "n2", "pod default/b removed")
+
+	if err := cs.CoreV1().Nodes().Delete(ctx, "n2", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	d = rec.waitDelta(t, "n2", "node removed")
+	if len(d.Changes) != 1 || !d.Changes[0].Gone {
+		t.Errorf("node removal: %+v, want n2 gone", d.Changes)
+	}
+
+	// A pod bound to a node that does not exist: a placeholder appears.
+	if _, err := pods.Create(ctx, pod("orphan", "ghost", "1"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitDelta(t, "ghost", "pod default/orphan added")
+	if !strings.HasPrefix(out.String(), "initial\ndelta 1\n") {
+		t.Errorf("output %q", out.String())
+	}
+}
+
+// TestPendingNomination: a pending pod changes no NodeInfo unless it is
+// nominated, which changes the nominated node's row.
+func TestPendingNomination(t *testing.T) {
+	cs := fake.NewClientset(node("n1"))
+	rec, _, _, _, _ := start(t, cs)
+	p := pod("p", "", "1")
+	p.Status.NominatedNodeName = "n1"
+	if _, err := cs.CoreV1().Pods("default").Create(context.Background(), p, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	d := rec.waitDelta(t, "n1", "pod default/p nominated")
+	if d.From != d.To {
+		t.Errorf("a nomination moved the generation %d -> %d", d.From, d.To)
+	}
+}
+
+// TestRelistAfterGone ends the pod watch with 410 Gone: the informer lists
+// again, a note says so, and the model keeps following.
+func TestRelistAfterGone(t *testing.T) {
+	cs := fake.NewClientset(node("n1"))
+	var mu sync.Mutex
+	var watchers []*watch.FakeWatcher
+	cs.PrependWatchReactor("pods", func(k8stesting.Action) (bool, watch.Interface, error) {
+		fw := watch.NewFake()
+		mu.Lock()
+		watchers = append(watchers, fw)
+		mu.Unlock()
+		return true, fw, nil
+	})
+	rec, notes, _, _, _ := start(t, cs)
+	mu.Lock()
+	first := watchers[len(watchers)-1]
+	mu.Unlock()
+	gone := apierrors.NewResourceExpired("too old resource version: 1 (42)")
+	first.Error(&gone.ErrStatus)
+	deadlineAt := time.Now().Add(deadline)
+	for !strings.Contains(notes.String(), "getting every object again") {
+		if time.Now().After(deadlineAt) {
+			t.Fatalf("no relist note; notes:\n%s", notes.String())
+		}
+		time.Sleep(10 * time.Millisecond) // polling a buffer, not timing the code
+	}
+	if !strings.Contains(notes.String(), "pods: too old resource version: 1 (42) (410 Expired)") {
+		t.Errorf("note does not say why:\n%s", notes.String())
+	}
+	// The new watch delivers events again.
+	var second *watch.FakeWatcher
+	for second == nil {
+		mu.Lock()
+		if len(watchers) > 1 {
+			second = watchers[len(watchers)-1]
+		}
+		mu.Unlock()
+		if time.Now().After(deadlineAt) {
+			t.Fatal("no second watch")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	p := pod("late", "n1", "1")
+	p.ResourceVersion = "100"
+	second.Add(p)
+	rec.waitDelta(t, "n1", "pod default/late added")
+}
+
+// TestForbidden: a refused list ends Run with the permission to grant.
+func TestForbidden(t *testing.T) {
+	cs := fake.NewClientset()
+	cs.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "", errors.New("RBAC: no"))
+	})
+	w := New(Options{Client: cs, Notes: &bytes.Buffer{}})
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	err := w.Run(ctx, &bytes.Buffer{}, newRecorder().render)
+	if err == nil || !strings.Contains(err.Error(), "cannot list and watch pods") || !strings.Contains(err.Error(), "list and watch on nodes and pods") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestCancel: cancelling the context ends Run with context.Canceled and
+// nothing more written.
+func TestCancel(t *testing.T) {
+	cs := fake.NewClientset(node("n1"))
+	_, _, out, cancel, done := start(t, cs)
+	// The initial state is rendered (start waited for that) but may not be
+	// written yet: a cancellation before the write would rightly print
+	// nothing, which is not what this test is about.
+	out.waitFor(t, "initial\n")
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run returned %v", err)
+		}
+		done <- err // for the cleanup
+	case <-time.After(deadline):
+		t.Fatal("Run did not return")
+	}
+	if out.String() != "initial\n" {
+		t.Errorf("output %q", out.String())
+	}
+}

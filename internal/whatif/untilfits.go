@@ -1,0 +1,384 @@
+package whatif
+
+import (
+	"context"
+	"fmt"
+
+	v1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+	resourcehelper "k8s.io/component-helpers/resource"
+
+	"github.com/schedcache/kubectl-schedcache/internal/decide"
+	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+)
+
+// UntilFitsInput is what the scale-up estimate runs on.
+type UntilFitsInput struct {
+	// Model is the cluster (edits applied) without any copy of Template.
+	// Its cache is changed during the search and restored before the end.
+	Model   *model.Model
+	Objects []runtime.Object
+	Config  *decide.Config
+	// Template is the node to copy; Bound its node-bound pods (DaemonSet
+	// and static pods), copied onto every copy (nil for a file template).
+	Template *v1.Node
+	Bound    []*v1.Pod
+	// FromFile: Template was read from a file (the input's CSINode of the
+	// same name, if any, is not its own).
+	FromFile bool
+	// Pods are the pending pods to schedule.
+	Pods []*v1.Pod
+}
+
+// UntilFitsResult is the estimate and the placement at its count.
+type UntilFitsResult struct {
+	API v1alpha1.UntilFits
+	// Verdicts are the pods' outcomes, in queue order, with API.Count copies
+	// (with API.MaxTried when Count is -1).
+	Verdicts []*decide.Verdict
+}
+
+// UntilFits finds the smallest number of copies of in.Template with which
+// every pod of in.Pods that fits one empty copy alone is scheduled, when
+// the pods are placed one after the other in the scheduler's queue order,
+// each assumed on its node before the next one's cycle (as simulate
+// --pending places them). Each count tried is a full placement run.
+//
+// The search doubles the count from 1 until every such pod is scheduled
+// (at most as many copies as there are such pods), then bisects between
+// the last count that failed and the first that worked. That assumes
+// monotonicity (if k copies are enough, so are k+1), which the scheduler
+// does not promise: scores change with every node added, so placements
+// may differ; the count reported was placed and works.
+//
+// A pod that does not fit one empty copy of the template, on the cluster
+// as it is, is listed in NeverFit with the filter that rejects it on that
+// copy, and not waited for.
+func UntilFits(ctx context.Context, in UntilFitsInput) (*UntilFitsResult, error) {
+	s := &search{in: in, snap: cache.NewEmptySnapshot(), queue: decide.QueueOrder(in.Pods)}
+	if err := in.Model.Cache.UpdateSnapshot(s.snap); err != nil {
+		return nil, err
+	}
+	e, err := decide.New(ctx, decide.Input{Snapshot: s.snap, Pending: in.Model.Pending, Objects: s.objects(), Config: in.Config})
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	s.e = e
+	res := &UntilFitsResult{API: v1alpha1.UntilFits{Template: in.Template.Name}}
+	s.out = &res.API
+	if err := s.neverFit(ctx, &res.API); err != nil {
+		return nil, err
+	}
+	return res, s.run(ctx, res)
+}
+
+type search struct {
+	in    UntilFitsInput
+	e     *decide.Evaluator
+	snap  *cache.Snapshot
+	queue []*v1.Pod
+	// never are the UIDs of the pods that do not fit one copy alone, or
+	// that no cycle places (gated, skipped); out lists them.
+	never sets.Set[types.UID]
+	out   *v1alpha1.UntilFits
+}
+
+// objects are the input's objects and, when the template has a CSINode, a
+// copy for every copy that may be added (at most one per pod).
+func (s *search) objects() []runtime.Object {
+	var csi *storagev1.CSINode
+	for _, o := range s.in.Objects {
+		if c, ok := o.(*storagev1.CSINode); ok && c.Name == s.in.Template.Name {
+			csi = c
+		}
+	}
+	if csi == nil || s.in.FromFile {
+		return s.in.Objects
+	}
+	out := append([]runtime.Object(nil), s.in.Objects...)
+	for i := 1; i <= len(s.in.Pods); i++ {
+		c := csi.DeepCopy()
+		c.ObjectMeta = metav1.ObjectMeta{Name: CopyName(s.in.Template.Name, i), UID: types.UID("whatif-" + CopyName(s.in.Template.Name, i))}
+		out = append(out, c)
+	}
+	return out
+}
+
+// run places the pods with no copy, then searches: it tries a first
+// guess (estimate), doubles it until every pod fits, then bisects between
+// the last count that failed and the first that worked, probing the count
+// just below a success first (the guess is usually close). Only the first
+// run and the runs that fit place every pod: a run stops at the first pod
+// left pending, which decides it.
+func (s *search) run(ctx context.Context, res *UntilFitsResult) error {
+	try := func(k int, full bool) (bool, error) {
+		left, vs, err := s.trial(ctx, k, full)
+		if err != nil {
+			return false, err
+		}
+		t := v1alpha1.UntilFitsTrial{Count: k, Fits: len(left) == 0}
+		if full || t.Fits {
+			t.Pending = len(left)
+		}
+		res.API.Trials = append(res.API.Trials, t)
+		res.API.MaxTried = max(res.API.MaxTried, k)
+		if t.Fits || full {
+			res.Verdicts = vs
+		}
+		return t.Fits, nil
+	}
+	fits, err := try(0, true)
+	if err != nil || fits {
+		return err
+	}
+	// The first run found the gated and skipped pods.
+	want := len(s.queue) - s.never.Len()
+	lo, hi := 0, -1
+	for k := min(max(s.estimate(res.Verdicts), 1), want); hi < 0; k = min(2*k, want) {
+		if fits, err = try(k, false); err != nil {
+			return err
+		}
+		if fits {
+			hi = k
+			break
+		}
+		lo = k
+		if k >= want {
+			return s.noCount(ctx, res, try, want)
+		}
+	}
+	for probe := hi - 1; hi-lo > 1; probe = (lo + hi) / 2 {
+		if fits, err = try(probe, false); err != nil {
+			return err
+		}
+		if fits {
+			hi = probe
+		} else {
+			lo = probe
+		}
+	}
+	// The verdicts are those of the last run that fit: hi's.
+	res.API.Count = hi
+	return nil
+}
+
+// noCount: even want copies leave pods pending; place them in full once
+// more to list those pods.
+func (s *search) noCount(ctx context.Context, res *UntilFitsResult, try func(int, bool) (bool, error), want int) error {
+	res.API.Count = -1
+	res.API.Trials = res.API.Trials[:len(res.API.Trials)-1]
+	if _, err := try(want, true); err != nil {
+		return err
+	}
+	for _, v := range res.Verdicts {
+		if v.Result != decide.Scheduled && !s.never.Has(v.Pod.UID) {
+			res.API.StillPending = append(res.API.StillPending, v.Pod.Namespace+"/"+v.Pod.Name)
+		}
+	}
+	return nil
+}
+
+// neverFit evaluates every pod against the cluster with one empty copy of
+// the template and keeps those the copy rejects.
+func (s *search) neverFit(ctx context.Context, out *v1alpha1.UntilFits) error {
+	s.never = sets.New[types.UID]()
+	undo, err := s.addCopies(1)
+	if err != nil {
+		return err
+	}
+	defer undo()
+	name := CopyName(s.in.Template.Name, 1)
+	for _, p := range s.queue {
+		v, err := s.e.FilterAll(ctx, p)
+		if err != nil {
+			return fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+		if nf := rejection(v, name); nf != nil {
+			s.never.Insert(p.UID)
+			nf.Pod = p.Namespace + "/" + p.Name
+			out.NeverFit = append(out.NeverFit, *nf)
+		}
+	}
+	return nil
+}
+
+// rejection is why the verdict of FilterAll does not take node, or nil
+// when node passes: the Filter plugin that rejected it, else (a PreFilter
+// rejection, which ends the cycle for every node, or a PreFilter node
+// subset that leaves the node out) the FailedScheduling message.
+func rejection(v *decide.Verdict, node string) *v1alpha1.NeverFit {
+	for _, n := range v.Nodes {
+		if n.Name != node {
+			continue
+		}
+		if n.Feasible {
+			return nil
+		}
+		if n.Plugin != "" {
+			return &v1alpha1.NeverFit{Plugin: n.Plugin, Reasons: n.Reasons}
+		}
+	}
+	if v.Result == decide.Scheduled {
+		return nil // the node was not among those filtered: not reached
+	}
+	return &v1alpha1.NeverFit{Plugin: "PreFilter", Reasons: []string{v.Message}}
+}
+
+// addCopies adds k copies of the template (and their node-bound pods) to
+// the cache and brings the Evaluator up to date; undo takes them out
+// again.
+func (s *search) addCopies(k int) (undo func(), err error) {
+	c := s.in.Model.Cache
+	var nodes []*v1.Node
+	var pods []*v1.Pod
+	for i := 1; i <= k; i++ {
+		n := CopyNode(s.in.Template, CopyName(s.in.Template.Name, i))
+		c.AddNode(n)
+		nodes = append(nodes, n)
+		for _, p := range s.in.Bound {
+			cp := copyBoundPod(p, n.Name)
+			if err := c.AddPod(cp); err == nil {
+				pods = append(pods, cp)
+			}
+		}
+	}
+	undo = func() {
+		for _, p := range pods {
+			_ = c.RemovePod(p)
+		}
+		for _, n := range nodes {
+			_ = c.RemoveNode(n)
+		}
+	}
+	if err := s.refresh(); err != nil {
+		undo()
+		return nil, err
+	}
+	return undo, nil
+}
+
+func (s *search) refresh() error {
+	if err := s.in.Model.Cache.UpdateSnapshot(s.snap); err != nil {
+		return err
+	}
+	s.e.Refresh(s.snap)
+	return nil
+}
+
+// trial places the pods with k copies, each assumed before the next, and
+// returns the pods that fit a copy alone but stayed pending, and the pods'
+// verdicts; unless full, it stops at the first such pod. The cache is restored before it returns.
+func (s *search) trial(ctx context.Context, k int, full bool) ([]*v1.Pod, []*decide.Verdict, error) {
+	undo, err := s.addCopies(k)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer undo()
+	c := s.in.Model.Cache
+	var assumed []*v1.Pod
+	defer func() {
+		for _, p := range assumed {
+			_ = c.ForgetPod(p)
+		}
+	}()
+	s.e.Restart()
+	placed := sets.New[types.UID]()
+	var left []*v1.Pod
+	verdicts := make([]*decide.Verdict, 0, len(s.queue))
+	for _, p := range s.queue {
+		s.e.SetPending(s.queued(placed))
+		v, err := s.e.Schedule(ctx, p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+		verdicts = append(verdicts, v)
+		if (v.Result == decide.Gated || v.Result == decide.Skipped) && !s.never.Has(p.UID) {
+			// No cycle runs for it, whatever the nodes (why says why).
+			s.never.Insert(p.UID)
+			s.out.NeverFit = append(s.out.NeverFit, v1alpha1.NeverFit{Pod: p.Namespace + "/" + p.Name, Plugin: string(v.Result), Reasons: []string{v.Message}})
+		}
+		if v.Result != decide.Scheduled {
+			if !s.never.Has(p.UID) {
+				left = append(left, p)
+				if !full {
+					return left, verdicts, nil // the run fails: no need to go on
+				}
+			}
+			continue
+		}
+		a := p.DeepCopy()
+		a.Spec.NodeName = v.Node
+		if err := c.AssumePod(a); err != nil {
+			return nil, nil, fmt.Errorf("assuming pod %s/%s on %s: %w", p.Namespace, p.Name, v.Node, err)
+		}
+		assumed = append(assumed, a)
+		placed.Insert(p.UID)
+		if err := s.refresh(); err != nil {
+			return nil, nil, err
+		}
+	}
+	return left, verdicts, nil
+}
+
+// queued are the pending pods not placed yet: the scheduler's queue.
+func (s *search) queued(placed sets.Set[types.UID]) []*v1.Pod {
+	out := make([]*v1.Pod, 0, len(s.in.Model.Pending))
+	for _, p := range s.in.Model.Pending {
+		if !placed.Has(p.UID) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// estimate is a first guess of the count, only to start the search near
+// it: the requests of the pods left pending with no copy (cpu, memory, pod
+// count), summed and divided by what one copy has free once its node-bound
+// pods run, rounded up, the largest of the three. Placement decides the
+// answer; a guess too low or too high only costs runs.
+func (s *search) estimate(verdicts []*decide.Verdict) int {
+	free := s.in.Template.Status.Allocatable.DeepCopy()
+	var pods int64
+	take := func(total v1.ResourceList, p *v1.Pod, sign int64) {
+		for _, r := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory} {
+			q := total[r]
+			req := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})[r]
+			if sign < 0 {
+				q.Sub(req)
+			} else {
+				q.Add(req)
+			}
+			total[r] = q
+		}
+	}
+	for _, p := range s.in.Bound {
+		take(free, p, -1)
+	}
+	need := v1.ResourceList{}
+	for _, v := range verdicts {
+		if v.Result != decide.Scheduled && !s.never.Has(v.Pod.UID) {
+			take(need, v.Pod, 1)
+			pods++
+		}
+	}
+	guess := 1
+	ratio := func(need, free int64) {
+		if free > 0 {
+			guess = max(guess, int((need+free-1)/free))
+		}
+	}
+	cpu, mem := need[v1.ResourceCPU], need[v1.ResourceMemory]
+	fcpu, fmem := free[v1.ResourceCPU], free[v1.ResourceMemory]
+	ratio(cpu.MilliValue(), fcpu.MilliValue())
+	ratio(mem.Value(), fmem.Value())
+	fpods := free[v1.ResourcePods]
+	ratio(pods, fpods.Value()-int64(len(s.in.Bound)))
+	return guess
+}
