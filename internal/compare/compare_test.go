@@ -73,7 +73,7 @@ func build(t *testing.T, c *load.Cluster) *model.Model {
 
 func captured(t *testing.T) *schedlog.Dump {
 	t.Helper()
-	f, err := os.Open("../schedlog/testdata/captured-v1.36.3.log")
+	f, err := os.Open("../../internal/schedlog/testdata/captured-v1.36.3.log")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 )
 
 const (
-	capturedLog   = "../schedlog/testdata/captured-v1.36.3.log"
+	capturedLog   = "../../internal/schedlog/testdata/captured-v1.36.3.log"
 	compareAgree  = "testdata/compare/cluster.yaml"
 	compareChange = "testdata/compare/cluster-changed.yaml"
 )
@@ -229,7 +229,7 @@ func TestCompareFromPod(t *testing.T) {
 // for the test cluster (internal/schedlog/testdata) with that cluster, modelled
 // as the release the log names: they agree.
 func TestCompareEveryRelease(t *testing.T) {
-	logs, err := filepath.Glob("../schedlog/testdata/v1.*.log")
+	logs, err := filepath.Glob("../../internal/schedlog/testdata/v1.*.log")
 	if err != nil || len(logs) < 19 {
 		t.Fatalf("%v %v", logs, err)
 	}
