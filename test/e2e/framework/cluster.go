@@ -27,7 +27,7 @@ const (
 	UserNoPods = "nopods"
 	// UserDecider may get/list/watch nodes, pods and every kind the
 	// scheduler's plugins read (load.SchedulingKinds): the rights of the
-	// README's ClusterRole, for why, requested --pod and simulate.
+	// ClusterRole of docs/rbac.md, for why, requested --pod and simulate.
 	UserDecider = "decider"
 )
 
