@@ -8,8 +8,9 @@
 #   - the archive .goreleaser.yaml describes: kubectl-schedcache,
 #     LICENSE, README.md and kubectl_complete-schedcache at its root, named
 #     kubectl-schedcache_<version>_<os>_<arch>.tar.gz;
-#   - checksums.txt, and the krew manifest krew/schedcache.yaml written by
-#     hack/krew-manifest from .goreleaser.yaml's krews section.
+#   - checksums.txt, and the krew manifest OUT_DIR/krew/schedcache.yaml
+#     rendered by hack/krew-manifest from krew/schedcache.yaml (the host's
+#     platform only).
 # The version is the release tag on a clean tagged checkout, otherwise
 # hack/version.sh's with its "-dev+<commit>" made a semver pre-release,
 # "-snapshot-<commit>" (krew wants vX.Y.Z[-pre]).
@@ -53,6 +54,5 @@ if command -v sha256sum >/dev/null; then
 else
 	(cd "$out" && shasum -a 256 "$archive" >checksums.txt)
 fi
-$go run ./hack/krew-manifest -config .goreleaser.yaml -version "$version" -os "$goos" -arch "$goarch" \
-	-archive "$out/$archive" -o "$out/krew/schedcache.yaml"
+$go run ./hack/krew-manifest -template krew/schedcache.yaml -o "$out/krew/schedcache.yaml" "$out/$archive"
 ls -l "$out/$archive" "$out/checksums.txt" "$out/krew/schedcache.yaml"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Grep rules for the layering the project relies on (README, "Development"):
+# Grep rules for the layering the project relies on (CONTRIBUTING.md, "Layout"):
 # the cache model never reads the wall clock, prints or exits; only main exits;
 # k8s.io/kubernetes (the scheduler framework) is imported by internal/decide only.
 set -euo pipefail

@@ -21,12 +21,12 @@ import (
 // plugin is short-lived and allocates mostly what it keeps (the cluster's
 // objects) plus short-lived decoding garbage, so it trades memory for CPU
 // within a budget: collecting at 5× the live heap (GOGC=400) instead of 2×
-// halves the CPU the collector takes on a live listing, and the soft limit
-// keeps the process under 1 GB on the largest clusters (150,000 pods keep
-// about 600 MiB live at the peak; the process then peaks at about 870 MiB),
-// where the collector runs more often near the end instead: 8% more CPU
-// than with a 1200 MiB limit. why, simulate and requested --pod raise it
-// (pkg/cmd/memlimit.go). Figures in docs/PERFORMANCE.md.
+// cuts the CPU the collector takes on a live listing, and the soft limit
+// keeps the process within the 1 GB budget on the largest clusters, where
+// the collector runs more often near the end instead, for a little more
+// CPU than a higher limit. why, simulate and requested --pod raise it
+// (pkg/cmd/memlimit.go). The measurements: docs/PERFORMANCE.md#file-mode
+// and docs/PERFORMANCE.md#live-mode.
 const (
 	gcPercent   = 400
 	memoryLimit = 800 << 20 // bytes

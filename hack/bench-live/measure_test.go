@@ -135,7 +135,7 @@ func table(w io.Writer, cmds []command, runs map[string][]sample, medians map[st
 		fmt.Fprintln(w, "a/b not measured (kubectl not timed above -kubectl-max-pods)")
 	}
 	fmt.Fprintf(w, "a/c = %.3f wall (target <= 1.5), %.3f peak RSS\n", a.Wall.Seconds()/c.Wall.Seconds(), float64(a.MaxRSS)/float64(c.MaxRSS))
-	// The API server's own pauses (a 16 GB heap at 150,000 pods) slow
+	// The API server's own pauses (its heap of many GB at 150,000 pods) slow
 	// whole rounds: the ratio within each round says more than the ratio
 	// of medians taken from different rounds.
 	if r := roundRatios(runs["a"], runs["c"]); len(r) > 0 {

@@ -1,20 +1,22 @@
-// Command krew-manifest writes the krew plugin manifest for one release
-// archive from the krews section of .goreleaser.yaml, as GoReleaser writes it
-// for a release: the same name, version, descriptions, caveats and homepage,
-// one platform (the archive's os/arch, its sha256, the release download URL).
-// hack/package-host.sh uses it so that `make test` checks the krew install
-// without building GoReleaser; `make dist` and `make release` still write the
-// manifest with GoReleaser.
+// Command krew-manifest renders krew/schedcache.yaml, the template of the
+// plugin's krew-index manifest, for the release archives of one build: the
+// tag they carry in their names fills {{ .TagName }} (and, without its v,
+// {{ .Version }}); each platform of the template whose archive is given gets
+// that archive's sha256, and the platforms without an archive are left out.
+// `make dist`, `make dist-host` and `make release` run it on GoReleaser's
+// archives (with -all for the six-platform builds), hack/package-host.sh on
+// the host archive that `make test` installs.
 //
-//	go run ./hack/krew-manifest -version v0.1.0 -os linux -arch amd64 \
-//	    -archive dist/kubectl-schedcache_v0.1.0_linux_amd64.tar.gz -o schedcache.yaml
+//	go run ./hack/krew-manifest -template krew/schedcache.yaml -o dist/krew/schedcache.yaml \
+//	    dist/kubectl-schedcache_v0.1.0_linux_amd64.tar.gz dist/kubectl-schedcache_v0.1.0_windows_amd64.zip …
 //
-// The only template the configuration may use in the manifest's fields is
-// {{ .Version }} (the version without its leading v, as in GoReleaser);
-// any other is an error, so a new template cannot slip through unrendered.
+// Any template other than those two is an error, so a new one cannot slip
+// through unrendered; so is an archive that no platform names, archives of
+// different tags, and, with -all, a platform without its archive.
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -22,32 +24,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"sigs.k8s.io/yaml"
 )
-
-// config is the part of .goreleaser.yaml the manifest is made from.
-type config struct {
-	Builds []struct {
-		Binary string `json:"binary"`
-	} `json:"builds"`
-	Krews []struct {
-		Name             string `json:"name"`
-		Homepage         string `json:"homepage"`
-		ShortDescription string `json:"short_description"`
-		Description      string `json:"description"`
-		Caveats          string `json:"caveats"`
-	} `json:"krews"`
-	Release struct {
-		GitHub struct {
-			Owner string `json:"owner"`
-			Name  string `json:"name"`
-		} `json:"github"`
-	} `json:"release"`
-}
 
 // manifest is krew's Plugin (krew.googlecontainertools.github.com/v1alpha2).
 type manifest struct {
@@ -69,14 +52,16 @@ type manifest struct {
 type platform struct {
 	Bin      string `json:"bin"`
 	URI      string `json:"uri"`
-	SHA256   string `json:"sha256"`
+	SHA256   string `json:"sha256,omitempty"`
 	Selector struct {
 		MatchLabels map[string]string `json:"matchLabels"`
 	} `json:"selector"`
 }
 
 type options struct {
-	config, version, goos, goarch, archive, output string
+	template, output string
+	all              bool
+	archives         []string
 }
 
 func main() {
@@ -89,33 +74,32 @@ func main() {
 func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("krew-manifest", flag.ContinueOnError)
 	var o options
-	fs.StringVar(&o.config, "config", ".goreleaser.yaml", "GoReleaser configuration to read the krews section from")
-	fs.StringVar(&o.version, "version", "", "release version, vX.Y.Z[-pre] (required)")
-	fs.StringVar(&o.goos, "os", "", "the archive's GOOS (required)")
-	fs.StringVar(&o.goarch, "arch", "", "the archive's GOARCH (required)")
-	fs.StringVar(&o.archive, "archive", "", "the release archive (required)")
+	fs.StringVar(&o.template, "template", "krew/schedcache.yaml", "the manifest template")
 	fs.StringVar(&o.output, "o", "", "write the manifest to this file instead of stdout")
+	fs.BoolVar(&o.all, "all", false, "every platform of the template must have its archive")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if o.version == "" || o.goos == "" || o.goarch == "" || o.archive == "" {
-		return errors.New("-version, -os, -arch and -archive are required")
+	o.archives = fs.Args()
+	if len(o.archives) == 0 {
+		return errors.New("no archive given")
 	}
-	if !strings.HasPrefix(o.version, "v") {
-		return fmt.Errorf("-version %q: want vX.Y.Z[-pre]", o.version)
-	}
-	raw, err := os.ReadFile(o.config)
+	raw, err := os.ReadFile(o.template)
 	if err != nil {
 		return err
 	}
-	archive, err := os.ReadFile(o.archive)
-	if err != nil {
-		return err
+	sums := map[string]string{}
+	for _, a := range o.archives {
+		data, err := os.ReadFile(a)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		sums[filepath.Base(a)] = hex.EncodeToString(sum[:])
 	}
-	sum := sha256.Sum256(archive)
-	out, err := render(raw, o, hex.EncodeToString(sum[:]))
+	out, err := render(raw, sums, o.all)
 	if err != nil {
-		return fmt.Errorf("%s: %w", o.config, err)
+		return fmt.Errorf("%s: %w", o.template, err)
 	}
 	if o.output == "" {
 		_, err = stdout.Write(out)
@@ -124,61 +108,66 @@ func run(args []string, stdout io.Writer) error {
 	return os.WriteFile(o.output, out, 0o644)
 }
 
-var versionTemplate = regexp.MustCompile(`\{\{\s*\.Version\s*\}\}`)
+// archiveTag is the release tag in an archive's name:
+// kubectl-schedcache_<tag>_<os>_<arch>.tar.gz (.zip on Windows).
+var archiveTag = regexp.MustCompile(`_(v[0-9][^_]*)_[a-z0-9]+_[a-z0-9]+\.(?:tar\.gz|zip)$`)
 
-// render makes the manifest YAML from the GoReleaser configuration raw.
-func render(raw []byte, o options, sha256 string) ([]byte, error) {
-	var c config
-	// The configuration has many more sections: only these are read.
-	if err := yaml.Unmarshal(raw, &c); err != nil {
+var (
+	tagNameTemplate = regexp.MustCompile(`\{\{\s*\.TagName\s*\}\}`)
+	versionTemplate = regexp.MustCompile(`\{\{\s*\.Version\s*\}\}`)
+)
+
+// render makes the manifest YAML from the template raw for the archives
+// whose base names map to their sha256 in sums.
+func render(raw []byte, sums map[string]string, all bool) ([]byte, error) {
+	tag := ""
+	for name := range sums {
+		m := archiveTag.FindStringSubmatch(name)
+		if m == nil {
+			return nil, fmt.Errorf("archive %s: want NAME_vX.Y.Z[-pre]_OS_ARCH.tar.gz or .zip", name)
+		}
+		if tag != "" && m[1] != tag {
+			return nil, fmt.Errorf("archives of two tags: %s and %s", tag, m[1])
+		}
+		tag = m[1]
+	}
+	text := tagNameTemplate.ReplaceAll(raw, []byte(tag))
+	text = versionTemplate.ReplaceAll(text, []byte(strings.TrimPrefix(tag, "v")))
+	for i, line := range bytes.Split(text, []byte("\n")) {
+		if bytes.Contains(line, []byte("{{")) && !bytes.HasPrefix(bytes.TrimSpace(line), []byte("#")) {
+			return nil, fmt.Errorf("line %d: only the {{ .TagName }} and {{ .Version }} templates are supported", i+1)
+		}
+	}
+	var m manifest
+	if err := yaml.UnmarshalStrict(text, &m); err != nil {
 		return nil, err
 	}
-	if len(c.Krews) != 1 {
-		return nil, fmt.Errorf("want exactly one krews entry, found %d", len(c.Krews))
+	if m.Metadata.Name == "" || m.Spec.ShortDescription == "" {
+		return nil, errors.New("metadata.name and spec.shortDescription are required")
 	}
-	if len(c.Builds) == 0 || c.Builds[0].Binary == "" {
-		return nil, errors.New("builds[0].binary is not set")
-	}
-	if c.Release.GitHub.Owner == "" || c.Release.GitHub.Name == "" {
-		return nil, errors.New("release.github.owner and .name are not set")
-	}
-	k := c.Krews[0]
-	if k.Name == "" || k.ShortDescription == "" {
-		return nil, errors.New("krews[0].name and .short_description are required")
-	}
-	bare := strings.TrimPrefix(o.version, "v")
-	var m manifest
-	m.APIVersion = "krew.googlecontainertools.github.com/v1alpha2"
-	m.Kind = "Plugin"
-	m.Metadata.Name = k.Name
-	m.Spec.Version = o.version
-	var p platform
-	p.Bin = c.Builds[0].Binary
-	p.URI = fmt.Sprintf("https://github.com/%s/%s/releases/download/%s/%s",
-		c.Release.GitHub.Owner, c.Release.GitHub.Name, o.version, filepath.Base(o.archive))
-	p.SHA256 = sha256
-	p.Selector.MatchLabels = map[string]string{"os": o.goos, "arch": o.goarch}
-	m.Spec.Platforms = []platform{p}
-	for _, f := range []struct {
-		name     string
-		src      string
-		dst      *string
-		required bool
-	}{
-		{"short_description", k.ShortDescription, &m.Spec.ShortDescription, true},
-		{"homepage", k.Homepage, &m.Spec.Homepage, false},
-		{"caveats", k.Caveats, &m.Spec.Caveats, false},
-		{"description", k.Description, &m.Spec.Description, false},
-	} {
-		s := versionTemplate.ReplaceAllLiteralString(f.src, bare)
-		if strings.Contains(s, "{{") {
-			return nil, fmt.Errorf("krews[0].%s: only the {{ .Version }} template is supported", f.name)
+	var kept []platform
+	used := map[string]bool{}
+	for _, p := range m.Spec.Platforms {
+		name := path.Base(p.URI)
+		sum, ok := sums[name]
+		if !ok {
+			if all {
+				return nil, fmt.Errorf("no archive %s for platform %v", name, p.Selector.MatchLabels)
+			}
+			continue
 		}
-		*f.dst = s
+		p.SHA256, used[name] = sum, true
+		kept = append(kept, p)
 	}
+	for name := range sums {
+		if !used[name] {
+			return nil, fmt.Errorf("archive %s: no platform of the template has it as its uri", name)
+		}
+	}
+	m.Spec.Platforms = kept
 	body, err := yaml.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
-	return append([]byte("# Written by hack/krew-manifest from .goreleaser.yaml's krews section.\n"), body...), nil
+	return append([]byte("# Written by hack/krew-manifest from krew/schedcache.yaml.\n"), body...), nil
 }

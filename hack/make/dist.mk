@@ -2,8 +2,10 @@
 # whole procedure.
 #
 #   make dist            GoReleaser snapshot of all six os/arch targets:
-#                        archives, checksums.txt and the krew manifest
-#                        dist/krew/schedcache.yaml in dist/ (never publishes)
+#                        archives and checksums.txt in dist/, then the krew
+#                        manifest dist/krew/schedcache.yaml rendered from
+#                        krew/schedcache.yaml by hack/krew-manifest (never
+#                        publishes)
 #   make dist-host       the same for this machine's os/arch only (what
 #                        `make test` builds: one target instead of six)
 #   make release VERSION=vX.Y.Z
@@ -16,8 +18,7 @@
 #   make package-host    this machine's archive, checksums.txt and krew
 #                        manifest in _output/package, without GoReleaser
 #                        (hack/package-host.sh: go build, tar, and
-#                        hack/krew-manifest from .goreleaser.yaml's krews
-#                        section)
+#                        hack/krew-manifest from krew/schedcache.yaml)
 #   make install-check   the krew-index check and a real `kubectl krew
 #                        install` of package-host's archive through a local
 #                        index, all offline (hack/install-check.sh), then the
@@ -61,6 +62,14 @@ KREW_SUM := $(shell cat $(KREW_MOD)/go.sum $(KREW_MOD)/fileserver/main.go 2>/dev
 KREW_TOOLS := hack/tools/bin/krew-$(KREW_VERSION)-$(KREW_SUM)
 
 KREW_MANIFEST := $(DIST_DIR)/krew/schedcache.yaml
+KREW_TEMPLATE := krew/schedcache.yaml
+
+# render_krew writes KREW_MANIFEST from KREW_TEMPLATE for the archives
+# GoReleaser left in dist/ ($(1): -all when all six platforms must be there).
+define render_krew
+	@mkdir -p $(dir $(KREW_MANIFEST))
+	$(GO) run ./hack/krew-manifest -template $(KREW_TEMPLATE) $(1) -o $(KREW_MANIFEST) $$(ls $(DIST_DIR)/*.tar.gz $(DIST_DIR)/*.zip 2>/dev/null)
+endef
 
 .PHONY: goreleaser krew-tools dist dist-host release verify-krew package-host install-check install-check-dist verify
 
@@ -100,10 +109,11 @@ DIST_GIT_ENV = $(if $(shell git ls-remote --get-url 2>/dev/null),,GIT_CONFIG_COU
 
 dist: $(GORELEASER)
 	$(DIST_GIT_ENV) $(GORELEASER) release --snapshot --clean $(GORELEASER_FLAGS)
+	$(call render_krew,-all)
 	@ls -l $(DIST_DIR)/*.tar.gz $(DIST_DIR)/*.zip $(DIST_DIR)/checksums.txt $(KREW_MANIFEST)
 
 # GoReleaser's --single-target exists for `build` only, not for `release`
-# (which makes the archives and the krew manifest), so dist-host runs release
+# (which makes the archives), so dist-host runs release
 # on a copy of the configuration whose goos/goarch lists name only this
 # machine's platform. Everything else (archive names, ldflags, the manifest)
 # is the release configuration's.
@@ -117,6 +127,7 @@ dist-host: $(GORELEASER)
 		{ echo "dist-host: cannot narrow goos/goarch in .goreleaser.yaml"; exit 1; }; \
 	echo "$(GORELEASER) release --snapshot --clean -f <.goreleaser.yaml for $(HOST_GOOS)/$(HOST_GOARCH) only> $(GORELEASER_FLAGS)"; \
 	$(DIST_GIT_ENV) $(GORELEASER) release --snapshot --clean -f "$$tmp/.goreleaser.yaml" $(GORELEASER_FLAGS)
+	$(call render_krew,)
 	@ls -l $(DIST_DIR)/*.tar.gz $(DIST_DIR)/checksums.txt $(KREW_MANIFEST)
 
 # release: VERSION must be a release version (vX.Y.Z or vX.Y.Z-pre), given on
@@ -131,6 +142,7 @@ release: $(GORELEASER)
 		{ echo "release: VERSION=$(VERSION) is not a release version; use make release VERSION=vX.Y.Z"; exit 2; }
 	$(if $(GITHUB_TOKEN),,$(DIST_GIT_ENV)) GORELEASER_CURRENT_TAG=$(VERSION) \
 		$(GORELEASER) release --clean $(if $(GITHUB_TOKEN),,--skip=publish,announce,validate) $(GORELEASER_FLAGS)
+	$(call render_krew,-all)
 	@ls -l $(DIST_DIR)/*.tar.gz $(DIST_DIR)/*.zip $(DIST_DIR)/checksums.txt $(KREW_MANIFEST)
 
 $(DIST_DIR)/metadata.json:

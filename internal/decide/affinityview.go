@@ -16,8 +16,8 @@ import (
 // PreScore walks all pods of all nodes when the incoming pod has preferred
 // (anti-)affinity terms, and otherwise every pod with affinity terms;
 // PreFilter walks every pod with required anti-affinity. At 5,000 nodes and
-// 150,000 pods that was half the CPU of placing the pending pods one after
-// the other (docs/PERFORMANCE.md, "simulate at 5,000 nodes").
+// 150,000 pods that was the largest cost of placing the pending pods one
+// after the other (docs/PERFORMANCE.md#decisions).
 //
 // Most of those pods cannot change the result: an affinity term only ever
 // matches pods of the namespaces it names (its own pod's namespace when it

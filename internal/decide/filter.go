@@ -96,7 +96,7 @@ func (e *Evaluator) filterStatuses(n int) []*fwk.Status {
 // keep that below the filtering itself (512 was the fastest fixed size of
 // 64, 256 and 512 for simulate --pending -A at 5,000 nodes). What a chunk
 // filters beyond the last node taken is wasted: with fixed 512-node chunks,
-// 22% of that run's 1.6 million filter calls (docs/PERFORMANCE.md).
+// a share of that run's filter calls docs/PERFORMANCE.md#decisions gives.
 const (
 	maxFilterChunk = 512
 	minFilterChunk = 64

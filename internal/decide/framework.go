@@ -111,9 +111,9 @@ type Evaluator struct {
 // metrics.Register does, without registering them: the framework needs them
 // to exist (it looks its per-plugin counters up when it is built), and
 // unregistered vectors hand out no-op counters. Registered, every Filter and
-// Score call of every node added to one shared counter, about 3% of the CPU
-// of placing 1,417 pods at 5,000 nodes, for numbers nothing here reads
-// (docs/PERFORMANCE.md).
+// Score call of every node added to one shared counter, a measurable part of
+// the CPU of placing the pending pods at 5,000 nodes, for numbers nothing
+// here reads (docs/PERFORMANCE.md#decisions).
 var initMetrics = sync.OnceFunc(metrics.InitMetrics)
 
 // New builds the frameworks of every profile of in.Config over in, the way

@@ -103,8 +103,8 @@ func (l *lister) rebuild(nodes []*cache.NodeInfo) {
 		l.update(fni, ni)
 		byName[ni.Node().Name], l.list[i] = fni, fni
 	}
-	// At 5,000 nodes / 150,000 pods the first refresh converts everything:
-	// about 0.7 s of one core, on the critical path of the first cycle.
+	// At 5,000 nodes / 150,000 pods the first refresh converts everything,
+	// on the critical path of the first cycle (docs/PERFORMANCE.md#decisions).
 	workqueue.ParallelizeUntil(context.Background(), l.workers, len(fresh), func(k int) {
 		l.list[fresh[k]] = convertNode(nodes[fresh[k]], nil)
 	})

@@ -35,8 +35,8 @@ type decodeFunc func(data []byte, gvk schema.GroupVersionKind) (kruntime.Object,
 // decodeTyped is the decodeFunc of every input: client-go's scheme, and
 // github.com/go-json-experiment/json (encoding/json v2), whose defaults are
 // the API server's rules (names matched case-sensitively, unknown members
-// ignored) and which decodes about twice as fast as sigs.k8s.io/json, the
-// API server's own decoder (docs/PERFORMANCE.md, BenchmarkDecoders). Invalid
+// ignored) and which decodes faster than sigs.k8s.io/json, the API
+// server's own decoder (BenchmarkDecoders; docs/PERFORMANCE.md#file-mode). Invalid
 // UTF-8 is replaced, as encoding/json does. A failure is decoded again with
 // sigs.k8s.io/json, so that errors read as the API server's.
 // TestDecoderV2Equivalent and TestDecoderV2EdgeCases check that both

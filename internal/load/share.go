@@ -8,7 +8,7 @@ package load
 // repeats its template's (images, label values, namespace, owner) and every
 // pod repeats the same condition types and policies. Replicas of one
 // template repeat all of them, so sharing them is most of what brings
-// 150,000 pods under our memory budget (docs/PERFORMANCE.md).
+// 150,000 pods under our memory budget (docs/PERFORMANCE.md#file-mode).
 
 import (
 	"encoding/binary"
@@ -150,8 +150,8 @@ func (s *listSharer) pod(pod *corev1.Pod) {
 // slices of an earlier pod with equal ones. Slimmed (no mounts,
 // environment, states or condition times), the containers of a template's
 // replicas are equal, and so are the statuses and conditions of its ready
-// replicas that never restarted: shared, they are a third of what 150,000
-// pods keep (docs/PERFORMANCE.md). Nothing changes a loaded pod's
+// replicas that never restarted: shared, they are a large part of what
+// 150,000 pods keep (docs/PERFORMANCE.md#file-mode). Nothing changes a loaded pod's
 // containers, statuses or conditions in place (a simulated update changes
 // a deep copy), so sharing them is safe as sharing the lists is.
 func (s *listSharer) podSlices(pod *corev1.Pod) {
@@ -164,7 +164,7 @@ func (s *listSharer) podSlices(pod *corev1.Pod) {
 	status.ContainerStatuses = sharedSlice(&s.key, s.statuses, status.ContainerStatuses, statusKey, deepEqual, asIs)
 	status.InitContainerStatuses = sharedSlice(&s.key, s.statuses, status.InitContainerStatuses, statusKey, deepEqual, asIs)
 	// A condition is a comparable struct: == compares every field, those
-	// of future versions too, ten times faster than reflect.DeepEqual.
+	// of future versions too, much faster than reflect.DeepEqual.
 	status.Conditions = sharedSlice(&s.key, s.conditions, status.Conditions, conditionKey, slices.Equal, asIs)
 }
 

@@ -18,8 +18,9 @@ const readBuffer = 256 << 10
 // byte-order mark, which is dropped, the bytes pass as they are; otherwise
 // every ill-formed UTF-8 sequence becomes U+FFFD.
 //
-// The decoder itself copies and checks every byte through 4 KiB buffers:
-// 0.8 s of CPU for a 742 MB file. Here well-formed UTF-8, nearly every
+// The decoder itself copies and checks every byte through 4 KiB buffers, a
+// visible cost on large files (docs/PERFORMANCE.md#file-mode, "The reader,
+// third session"). Here well-formed UTF-8, nearly every
 // input, is checked a buffer at a time with utf8.Valid and passed on; from
 // the first ill-formed sequence, or a UTF-16 byte-order mark, the rest of
 // the source goes through the same x/text decoder as before. The decoder

@@ -129,7 +129,8 @@ func (s *Simulator) begin() error {
 	s.model.Cache.Inspect(func(d *cache.Dump) {
 		for name, ni := range d.Nodes {
 			// Overflows are looked for in the touched nodes only (result):
-			// a scan of every pod, 0.3 s at 150,000 pods.
+			// a scan of every pod is not free at 150,000 pods
+			// (docs/PERFORMANCE.md#decisions).
 			st := stateOf(ni)
 			st.node, st.pods = ni.Node(), slices.Clone(ni.Pods)
 			s.before[name] = st

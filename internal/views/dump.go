@@ -42,8 +42,9 @@ func dumpOf(m *model.Model, d *cache.Dump, only []string, profile *cache.Profile
 		}
 		names = only
 	}
-	// The overflow checks read every pod's quantities (0.4 s at 150,000
-	// pods): on a core of their own, beside the nodes' dumps, which read
+	// The overflow checks read every pod's quantities (a visible part of
+	// the command at 150,000 pods, docs/PERFORMANCE.md#file-mode): on a
+	// core of their own, beside the nodes' dumps, which read
 	// the same dump and model without changing them either.
 	overflowsCh := make(chan map[string][]string, 1)
 	go func() { overflowsCh <- m.OverflowsByNodeIn(d) }()

@@ -94,8 +94,8 @@ type Cache interface {
 	// reachable from d, nor call the cache (a writer waiting for the lock
 	// would deadlock a second read lock); an image's node count is read with
 	// ImageStateSummary.NodeCount, as a clone would record it. It spares
-	// views that only read the cache Dump's copy of every NodeInfo (0.2 s
-	// and ~50 MB at 5,000 nodes and 150,000 pods). Upstream has no such
+	// views that only read the cache Dump's copy of every NodeInfo
+	// (docs/PERFORMANCE.md#file-mode, "The reader, fourth session"). Upstream has no such
 	// method: its dumper clones, as our Dump does.
 	Inspect(fn func(d *Dump))
 	// GetNodeInfo returns a clone of the NodeInfo named name (a placeholder

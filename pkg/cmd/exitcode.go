@@ -9,7 +9,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 )
 
-// Exit codes of kubectl-schedcache (documented in README "Exit codes").
+// Exit codes of kubectl-schedcache (documented in docs/exit-codes.md).
 const (
 	// ExitOK means success (for "requested --pod": the pod fits some node).
 	ExitOK = 0
@@ -25,7 +25,7 @@ const (
 )
 
 // exitCodes is the one table of exit codes: "--help" prints it (ExitCodesHelp)
-// and README's "Exit codes" section repeats it.
+// and docs/exit-codes.md repeats it.
 var exitCodes = []struct {
 	code    int
 	meaning string

@@ -30,11 +30,11 @@ const jsonChunk = 32
 // concurrently, a few chunks at a time, and written in order as they are
 // ready; print writes the rest of obj with that list empty.
 //
-// Why: at 5,000 nodes / 150,000 pods a dump is 180 MB of JSON. Marshalled
-// whole it is built twice (compact, then indented) in buffers that grow by
-// doubling, on top of the model, which pushes the heap past the soft memory
-// limit and the collector into running back to back: 5–9 s of a 15–19 s
-// `dump -f -o json` (docs/PERFORMANCE.md).
+// Why: at 5,000 nodes / 150,000 pods a dump is hundreds of MB of JSON.
+// Marshalled whole it is built twice (compact, then indented) in buffers
+// that grow by doubling, on top of the model, which pushes the heap past the
+// soft memory limit and the collector into running back to back: most of
+// what `-o json` added to `dump -f` (docs/PERFORMANCE.md#file-mode).
 //
 // Objects without such a list, or not a pointer to a struct, are handed to
 // print as they are. Errors are print's, the first marshalling error, or
@@ -207,7 +207,7 @@ func marshalChunk(items reflect.Value, from, to, n int) (*bytes.Buffer, error) {
 	out.Reset()
 	// An Encoder marshals into a pooled buffer and indents into one of its
 	// own that it reuses; json.Indent into out would grow out for every
-	// element (a third of the printing time, measured).
+	// element (a large part of the printing time in BenchmarkJSONOutput).
 	enc := json.NewEncoder(out)
 	prefix := jsonIndent + jsonIndent
 	enc.SetIndent(prefix, jsonIndent)

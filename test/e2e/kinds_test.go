@@ -26,7 +26,7 @@ import (
 // TestLiveSchedulingKinds lists the kinds kube-scheduler's plugins read
 // from a real v1.36 API server: as admin, every kind is served and the
 // objects created are listed; as the reader user, who may list nodes and
-// pods only (the least-privilege role of the README without the `why`
+// pods only (the least-privilege role of docs/rbac.md without the `why`
 // rules), each kind is one warning naming the plugins whose verdicts
 // become approximate, and the listing succeeds.
 func TestLiveSchedulingKinds(t *testing.T) {

@@ -34,7 +34,7 @@ profiles:
 
 // TestDecisionsReadOnlyProvenByAudit runs the decisions — why (with
 // --config, with a preemption, with --pod-file replicas), requested --pod
-// and simulate — as a user with the README's full read role, and proves
+// and simulate — as a user with docs/rbac.md's full read role, and proves
 // from the audit log that they only read, and that the victims preemption
 // names are still there.
 //

@@ -168,7 +168,7 @@ func readOnlyRequest(e framework.AuditEvent) bool {
 	if r.APIGroup == "" && (r.Resource == "nodes" || r.Resource == "pods") {
 		return true
 	}
-	// The kinds the decisions read (why, requested --pod): the README's
+	// The kinds the decisions read (why, requested --pod): docs/rbac.md's
 	// ClusterRole rules "needed by why only".
 	for _, k := range load.SchedulingKinds {
 		if k.GVR.Group == r.APIGroup && k.GVR.Resource == r.Resource {

@@ -1,5 +1,5 @@
-// Package readme checks that the console blocks of README.md and
-// docs/whatif.md (consoleDocs) show exactly what
+// Package readme checks that the console blocks of README.md and of every
+// docs/*.md page that has them (consoleDocs) show exactly what
 // a user sees: each "$ kubectl schedcache …" line is run and its stdout,
 // its stderr and its exit code are compared with the block.
 //
@@ -177,10 +177,10 @@ func splitArgs(s string) ([]string, error) {
 	return args, nil
 }
 
-// update rewrites the output shown in README.md's console blocks from
+// update rewrites the output shown in the documents' console blocks from
 // what the commands print now (in-process): go test ./test/readme/ -update.
-// Review the diff of README.md by eye before committing it.
-var update = flag.Bool("update", false, "rewrite the console output of README.md and docs/whatif.md")
+// Review the diff by eye before committing it.
+var update = flag.Bool("update", false, "rewrite the console output of README.md and docs/*.md")
 
 type result struct {
 	stdout, stderr string
@@ -255,13 +255,33 @@ func joinLines(lines []string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// consoleDocs are the documents whose console blocks are run, with the
-// fewest blocks each is expected to hold (a parse that finds fewer has gone
-// wrong).
-var consoleDocs = []struct {
+// consoleDocs returns the documents whose console blocks are run: README.md
+// and every docs/*.md page that holds a console block, each with the fewest
+// blocks it is expected to hold (a parse that finds fewer has gone wrong).
+func consoleDocs(t *testing.T, root string) []consoleDoc {
+	t.Helper()
+	docs := []consoleDoc{{"README.md", 5}}
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pages {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(raw), "```console") {
+			rel, _ := filepath.Rel(root, p)
+			docs = append(docs, consoleDoc{filepath.ToSlash(rel), 1})
+		}
+	}
+	return docs
+}
+
+type consoleDoc struct {
 	path      string
 	minBlocks int
-}{{"README.md", 10}, {"docs/whatif.md", 1}}
+}
 
 func TestREADMEConsoleBlocks(t *testing.T) {
 	root, err := filepath.Abs("../..")
@@ -283,7 +303,7 @@ func TestREADMEConsoleBlocks(t *testing.T) {
 	if *update && bin != "" {
 		t.Fatal("-update runs in-process: unset SCHEDCACHE_README_PLUGIN")
 	}
-	for _, d := range consoleDocs {
+	for _, d := range consoleDocs(t, root) {
 		t.Run(d.path, func(t *testing.T) { checkConsoleBlocks(t, root, bin, d.path, d.minBlocks) })
 	}
 }

@@ -3,7 +3,7 @@
 // Command fakeapi serves the nodes and pods of a hack/gen-cluster file the way
 // kube-apiserver answers kubectl-schedcache's paged lists, for measuring the
 // plugin at sizes a real apiserver cannot hold on the project's machines (one
-// with 150,000 pods needs ~18 GB). TestProgressFakeAPI builds it with -tags
+// with 150,000 pods needs most of their memory; docs/PERFORMANCE.md#live-mode). TestProgressFakeAPI builds it with -tags
 // benchlive.
 //
 // It answers GET /api/v1/nodes and GET /api/v1/pods with protobuf NodeList

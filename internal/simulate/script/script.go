@@ -148,8 +148,9 @@ type rawStep struct {
 }
 
 // Bounds of a script, so that parsing, running and printing one as a table
-// stays within about 400 MiB and a few seconds (measured: 50,000 advance
-// steps printed as a table, 4 MiB of inline pods): a script is written by
+// stays within the hostile-input suite's bounds (1 GiB peak RSS, 20 s of
+// CPU; 50,000 advance steps printed as a table and 4 MiB of inline pods
+// are measured in docs/PERFORMANCE.md#file-mode): a script is written by
 // hand or by a small generator, and 50,000 steps take a few MiB.
 const (
 	// MaxBytes is the largest script read: 4 MiB.

@@ -27,7 +27,7 @@ const (
 	UserNoPods = "nopods"
 	// UserDecider may get/list/watch nodes, pods and every kind the
 	// scheduler's plugins read (load.SchedulingKinds): the rights of the
-	// README's ClusterRole, for why, requested --pod and simulate.
+	// ClusterRole of docs/rbac.md, for why, requested --pod and simulate.
 	UserDecider = "decider"
 )
 
@@ -43,8 +43,8 @@ var users = []user{
 	{name: UserDecider},
 }
 
-// startTimeout bounds the whole Start; the apiserver is usually ready in ~3 s
-// but a loaded 2-core CI machine can be much slower.
+// startTimeout bounds the whole Start; the apiserver is usually ready in
+// seconds, but a loaded 2-core CI machine can be much slower.
 const startTimeout = 2 * time.Minute
 
 // Options configure Start.
