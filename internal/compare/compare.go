@@ -170,14 +170,14 @@ func (x *index) node(name string) (v1alpha1.NodeComparison, int) {
 		diffs++
 	}
 	if s != nil && a != nil {
-		sr, ar := fromSched(&s.Requested), fromCache(a.Requested)
+		sr, ar := fromSched(&s.Requested), model.ResourceOf(a.Requested)
 		if !equalResource(sr, ar) {
-			nz := v1alpha1.NonZeroResource{MilliCPU: a.NonZeroRequested.MilliCPU, Memory: a.NonZeroRequested.Memory}
+			nz := model.NonZeroOf(a.NonZeroRequested)
 			nc.Requested = &v1alpha1.ResourcePair{Scheduler: sr, API: ar, NonZeroRequested: &nz}
 			diffs++
 		}
 		if nc.Scheduler == Node && nc.API == Node {
-			if sa, aa := fromSched(&s.Allocatable), fromCache(a.Allocatable); !equalResource(sa, aa) {
+			if sa, aa := fromSched(&s.Allocatable), model.ResourceOf(a.Allocatable); !equalResource(sa, aa) {
 				nc.Allocatable = &v1alpha1.ResourcePair{Scheduler: sa, API: aa}
 				diffs++
 			}

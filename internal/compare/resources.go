@@ -12,25 +12,10 @@ import (
 )
 
 func fromSched(r *schedlog.Resource) v1alpha1.Resource {
-	out := v1alpha1.Resource{MilliCPU: r.MilliCPU, Memory: r.Memory, EphemeralStorage: r.EphemeralStorage, AllowedPodNumber: r.AllowedPodNumber}
-	for k, v := range r.ScalarResources {
-		if out.ScalarResources == nil {
-			out.ScalarResources = map[string]int64{}
-		}
-		out.ScalarResources[k] = v
+	return v1alpha1.Resource{
+		MilliCPU: r.MilliCPU, Memory: r.Memory, EphemeralStorage: r.EphemeralStorage,
+		AllowedPodNumber: r.AllowedPodNumber, ScalarResources: model.ScalarsOf(r.ScalarResources),
 	}
-	return out
-}
-
-func fromCache(r *cache.Resource) v1alpha1.Resource {
-	out := v1alpha1.Resource{MilliCPU: r.MilliCPU, Memory: r.Memory, EphemeralStorage: r.EphemeralStorage, AllowedPodNumber: r.AllowedPodNumber}
-	for k, v := range r.ScalarResources {
-		if out.ScalarResources == nil {
-			out.ScalarResources = map[string]int64{}
-		}
-		out.ScalarResources[string(k)] = v
-	}
-	return out
 }
 
 // equalResource compares two resources, a scalar resource missing on one
@@ -146,14 +131,10 @@ func DumpOf(m *model.Model, schedulerNames ...string) *schedlog.Dump {
 }
 
 func toSched(r *cache.Resource) schedlog.Resource {
-	out := schedlog.Resource{MilliCPU: r.MilliCPU, Memory: r.Memory, EphemeralStorage: r.EphemeralStorage, AllowedPodNumber: r.AllowedPodNumber}
-	for k, v := range r.ScalarResources {
-		if out.ScalarResources == nil {
-			out.ScalarResources = map[string]int64{}
-		}
-		out.ScalarResources[string(k)] = v
+	return schedlog.Resource{
+		MilliCPU: r.MilliCPU, Memory: r.Memory, EphemeralStorage: r.EphemeralStorage,
+		AllowedPodNumber: r.AllowedPodNumber, ScalarResources: model.ScalarsOf(r.ScalarResources),
 	}
-	return out
 }
 
 func schedPod(p *v1.Pod) schedlog.Pod {

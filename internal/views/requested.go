@@ -73,14 +73,14 @@ func requestedOf(m *model.Model, d *cache.Dump, opts RequestedOptions, profile *
 			var limits *v1alpha1.Resource
 			if opts.Limits {
 				l := profile.PodLimits(pi.Pod)
-				lr := resourceOf(&l)
+				lr := model.ResourceOf(&l)
 				limits = &lr
 				row.Limits.Add(limits)
 			}
 			if (opts.Pods || opts.ByNamespace) && opts.podSelected(pi.Pod) {
 				pods = append(pods, v1alpha1.PodRequested{
 					Namespace: pi.Pod.Namespace, Name: pi.Pod.Name, Node: name,
-					Requested:        resourceOf(&pi.Resource.Resource),
+					Requested:        model.ResourceOf(&pi.Resource.Resource),
 					NonZeroRequested: v1alpha1.NonZeroResource{MilliCPU: pi.Resource.NonZeroMilliCPU, Memory: pi.Resource.NonZeroMemory},
 					Limits:           limits,
 				})
@@ -214,7 +214,7 @@ func AttachFits(r *v1alpha1.RequestedReport, pod *v1.Pod, v *decide.Verdict, pro
 		profile = &p
 	}
 	req := profile.PodResource(pod).Resource
-	r.Pod = &v1alpha1.FitPod{Namespace: pod.Namespace, Name: pod.Name, Requested: resourceOf(&req)}
+	r.Pod = &v1alpha1.FitPod{Namespace: pod.Namespace, Name: pod.Name, Requested: model.ResourceOf(&req)}
 	fits := make(map[string]*v1alpha1.Fit, len(v.Nodes))
 	for _, n := range v.Nodes {
 		fits[n.Name] = &v1alpha1.Fit{Fits: n.Feasible, Plugin: n.Plugin, Reasons: n.Reasons}
@@ -240,7 +240,7 @@ func selected(sel labels.Selector, ni *cache.NodeInfo) bool {
 func requestedRow(name string, ni *cache.NodeInfo) v1alpha1.NodeRequested {
 	return v1alpha1.NodeRequested{
 		Name: name, Placeholder: ni.IsPlaceholder(), Ghost: ni.IsGhost(), Pods: len(ni.Pods),
-		Requested: resourceOf(ni.Requested), NonZeroRequested: nonZeroOf(ni.NonZeroRequested), Allocatable: resourceOf(ni.Allocatable),
+		Requested: model.ResourceOf(ni.Requested), NonZeroRequested: model.NonZeroOf(ni.NonZeroRequested), Allocatable: model.ResourceOf(ni.Allocatable),
 	}
 }
 
