@@ -11,6 +11,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
@@ -118,13 +119,10 @@ func (o *DrainOutcome) Safe() bool {
 // update, the scheduler's framework failing to build.
 func Drain(ctx context.Context, in DrainInput) (*DrainOutcome, error) {
 	m := in.Model
-	drained := map[string]bool{}
-	for _, n := range in.Nodes {
-		drained[n] = true
-	}
+	drained := sets.New(in.Nodes...)
 	podsOf := map[string][]*v1.Pod{}
 	for _, p := range m.Pods {
-		if drained[p.Spec.NodeName] {
+		if drained.Has(p.Spec.NodeName) {
 			podsOf[p.Spec.NodeName] = append(podsOf[p.Spec.NodeName], p)
 		}
 	}
