@@ -143,9 +143,7 @@ func Drain(ctx context.Context, in DrainInput) (*DrainOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cordon(m, in.Nodes); err != nil {
-		return nil, err
-	}
+	cordon(m, in.Nodes)
 	r := &drainRun{in: in, budgets: NewBudgets(pdbs), waiting: map[*Budget][]waiter{},
 		out: &DrainOutcome{Nodes: in.Nodes, AssumedDaemonSets: plan.AssumedDaemonSets, PendingBefore: len(m.Pending)}}
 	if in.IncludePending {
@@ -199,7 +197,7 @@ func leaveMessage(pr PodRule) string {
 }
 
 // cordon marks the nodes unschedulable, as kubectl drain does first.
-func cordon(m *model.Model, nodes []string) error {
+func cordon(m *model.Model, nodes []string) {
 	for _, name := range nodes {
 		for _, n := range m.Nodes {
 			if n.Name != name || n.Spec.Unschedulable {
@@ -210,7 +208,6 @@ func cordon(m *model.Model, nodes []string) error {
 			m.Cache.UpdateNode(n, c)
 		}
 	}
-	return nil
 }
 
 func priority(p *v1.Pod) int32 {
