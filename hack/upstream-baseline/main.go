@@ -50,7 +50,6 @@ func run(path string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	data = nil
 	list, ok := obj.(*corev1.List)
 	if !ok {
 		return fmt.Errorf("%s: a %T, want a v1 List", path, obj)

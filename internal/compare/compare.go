@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/schedlog"
@@ -99,7 +100,7 @@ type index struct {
 	pending, responsible map[string]*v1.Pod
 	// apiNominated maps a node to the API's pending pods nominated to it.
 	apiNominated map[string][]*v1.Pod
-	names        map[string]bool
+	names        sets.Set[string]
 }
 
 func newIndex(m *model.Model, d *schedlog.Dump, names []string) *index {
@@ -107,10 +108,7 @@ func newIndex(m *model.Model, d *schedlog.Dump, names []string) *index {
 		sched: map[string]*schedlog.Node{}, api: m.Cache.Dump(),
 		schedPodNode: map[string]string{}, apiPodNode: map[string]string{},
 		queue: map[string]schedlog.Pod{}, pending: map[string]*v1.Pod{}, responsible: map[string]*v1.Pod{},
-		apiNominated: m.NominatedPods(), names: map[string]bool{},
-	}
-	for _, n := range names {
-		x.names[n] = true
+		apiNominated: m.NominatedPods(), names: sets.New(names...),
 	}
 	for i := range d.Nodes {
 		n := &d.Nodes[i]
@@ -129,7 +127,7 @@ func newIndex(m *model.Model, d *schedlog.Dump, names []string) *index {
 	}
 	for _, p := range m.Pending {
 		x.pending[string(p.UID)] = p
-		if x.names[schedulerName(p)] && p.DeletionTimestamp == nil {
+		if x.names.Has(schedulerName(p)) && p.DeletionTimestamp == nil {
 			x.responsible[string(p.UID)] = p
 		}
 	}
@@ -146,19 +144,7 @@ func schedulerName(p *v1.Pod) string {
 }
 
 func (x *index) nodeNames() []string {
-	seen := map[string]bool{}
-	var names []string
-	for name := range x.sched {
-		seen[name] = true
-		names = append(names, name)
-	}
-	for name := range x.api.Nodes {
-		if !seen[name] {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	return names
+	return sets.List(sets.KeySet(x.sched).Union(sets.KeySet(x.api.Nodes)))
 }
 
 // node compares one NodeInfo and returns it with its number of differences.
@@ -170,14 +156,14 @@ func (x *index) node(name string) (v1alpha1.NodeComparison, int) {
 		diffs++
 	}
 	if s != nil && a != nil {
-		sr, ar := fromSched(&s.Requested), fromCache(a.Requested)
+		sr, ar := fromSched(&s.Requested), model.ResourceOf(a.Requested)
 		if !equalResource(sr, ar) {
-			nz := v1alpha1.NonZeroResource{MilliCPU: a.NonZeroRequested.MilliCPU, Memory: a.NonZeroRequested.Memory}
+			nz := model.NonZeroOf(a.NonZeroRequested)
 			nc.Requested = &v1alpha1.ResourcePair{Scheduler: sr, API: ar, NonZeroRequested: &nz}
 			diffs++
 		}
 		if nc.Scheduler == Node && nc.API == Node {
-			if sa, aa := fromSched(&s.Allocatable), fromCache(a.Allocatable); !equalResource(sa, aa) {
+			if sa, aa := fromSched(&s.Allocatable), model.ResourceOf(a.Allocatable); !equalResource(sa, aa) {
 				nc.Allocatable = &v1alpha1.ResourcePair{Scheduler: sa, API: aa}
 				diffs++
 			}
@@ -211,10 +197,10 @@ func apiState(a *cache.NodeInfo) string {
 
 // pods compares the pods of one NodeInfo by UID.
 func (x *index) pods(name string, s *schedlog.Node, a *cache.NodeInfo) (missing, extra []v1alpha1.ComparedPod) {
-	onSched := map[string]bool{}
+	onSched := sets.New[string]()
 	if s != nil {
 		for _, p := range s.Pods {
-			onSched[p.UID] = true
+			onSched.Insert(p.UID)
 			if x.apiPodNode[p.UID] != name {
 				extra = append(extra, comparedSchedPod(p, x.apiWhere(p.UID)))
 			}
@@ -222,7 +208,7 @@ func (x *index) pods(name string, s *schedlog.Node, a *cache.NodeInfo) (missing,
 	}
 	if a != nil {
 		for _, pi := range a.Pods {
-			if uid := string(pi.Pod.UID); !onSched[uid] {
+			if uid := string(pi.Pod.UID); !onSched.Has(uid) {
 				missing = append(missing, comparedAPIPod(pi.Pod, x.schedWhere(uid)))
 			}
 		}
@@ -236,7 +222,7 @@ func (x *index) apiWhere(uid string) string {
 		return "node " + n
 	}
 	if p, ok := x.pending[uid]; ok {
-		if !x.names[schedulerName(p)] {
+		if !x.names.Has(schedulerName(p)) {
 			return "other scheduler " + schedulerName(p)
 		}
 		return Pending
@@ -258,23 +244,22 @@ func (x *index) schedWhere(uid string) string {
 // nominated compares the pods nominated to one node: the queue's nominator
 // as the dumper prints it, and the API's status.nominatedNodeName.
 func (x *index) nominated(name string, s *schedlog.Node) (missing, extra []v1alpha1.ComparedPod) {
-	inSched := map[string]bool{}
+	inSched, inAPI := sets.New[string](), sets.New[string]()
 	if s != nil {
 		for _, p := range s.NominatedPods {
-			inSched[p.UID] = true
+			inSched.Insert(p.UID)
 		}
 	}
-	inAPI := map[string]bool{}
 	for _, p := range x.apiNominated[name] {
 		uid := string(p.UID)
-		inAPI[uid] = true
-		if !inSched[uid] {
+		inAPI.Insert(uid)
+		if !inSched.Has(uid) {
 			missing = append(missing, comparedAPIPod(p, x.schedNominatedWhere(uid)))
 		}
 	}
 	if s != nil {
 		for _, p := range s.NominatedPods {
-			if !inAPI[p.UID] {
+			if !inAPI.Has(p.UID) {
 				where := Absent
 				if ap, ok := x.pending[p.UID]; ok && ap.Status.NominatedNodeName != "" {
 					where = "node " + ap.Status.NominatedNodeName

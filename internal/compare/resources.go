@@ -1,9 +1,8 @@
 package compare
 
 import (
-	"sort"
-
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/schedlog"
@@ -12,25 +11,10 @@ import (
 )
 
 func fromSched(r *schedlog.Resource) v1alpha1.Resource {
-	out := v1alpha1.Resource{MilliCPU: r.MilliCPU, Memory: r.Memory, EphemeralStorage: r.EphemeralStorage, AllowedPodNumber: r.AllowedPodNumber}
-	for k, v := range r.ScalarResources {
-		if out.ScalarResources == nil {
-			out.ScalarResources = map[string]int64{}
-		}
-		out.ScalarResources[k] = v
+	return v1alpha1.Resource{
+		MilliCPU: r.MilliCPU, Memory: r.Memory, EphemeralStorage: r.EphemeralStorage,
+		AllowedPodNumber: r.AllowedPodNumber, ScalarResources: model.ScalarsOf(r.ScalarResources),
 	}
-	return out
-}
-
-func fromCache(r *cache.Resource) v1alpha1.Resource {
-	out := v1alpha1.Resource{MilliCPU: r.MilliCPU, Memory: r.Memory, EphemeralStorage: r.EphemeralStorage, AllowedPodNumber: r.AllowedPodNumber}
-	for k, v := range r.ScalarResources {
-		if out.ScalarResources == nil {
-			out.ScalarResources = map[string]int64{}
-		}
-		out.ScalarResources[string(k)] = v
-	}
-	return out
 }
 
 // equalResource compares two resources, a scalar resource missing on one
@@ -58,58 +42,29 @@ func equalResource(a, b v1alpha1.Resource) bool {
 // pod (non-terminal, assigned or not, any scheduler) against the pods of
 // every NodeInfo plus the queue's pending pods.
 func (x *index) comparer() v1alpha1.ComparerResult {
-	var apiNodes, schedNodes, apiPods, schedPods []string
+	apiNodes := sets.New[string]()
 	for name, ni := range x.api.Nodes {
 		if ni.Node() != nil {
-			apiNodes = append(apiNodes, name)
+			apiNodes.Insert(name)
 		}
 	}
-	for name := range x.sched {
-		schedNodes = append(schedNodes, name)
-	}
-	for uid := range x.apiPodNode {
-		apiPods = append(apiPods, uid)
-	}
+	apiPods, schedPods := sets.KeySet(x.apiPodNode), sets.KeySet(x.schedPodNode)
 	for uid := range x.pending {
-		apiPods = append(apiPods, uid)
-	}
-	for uid := range x.schedPodNode {
-		schedPods = append(schedPods, uid)
+		apiPods.Insert(uid)
 	}
 	for uid := range x.queue {
-		schedPods = append(schedPods, uid)
+		schedPods.Insert(uid)
 	}
 	var r v1alpha1.ComparerResult
-	r.MissedNodes, r.RedundantNodes = difference(apiNodes, schedNodes)
+	r.MissedNodes, r.RedundantNodes = difference(apiNodes, sets.KeySet(x.sched))
 	r.MissedPods, r.RedundantPods = difference(apiPods, schedPods)
 	return r
 }
 
 // difference returns the sorted elements of actual not in cached (missed)
 // and of cached not in actual (redundant), both never nil.
-func difference(actual, cached []string) (missed, redundant []string) {
-	in := func(list []string) map[string]bool {
-		m := make(map[string]bool, len(list))
-		for _, s := range list {
-			m[s] = true
-		}
-		return m
-	}
-	a, c := in(actual), in(cached)
-	missed, redundant = []string{}, []string{}
-	for s := range a {
-		if !c[s] {
-			missed = append(missed, s)
-		}
-	}
-	for s := range c {
-		if !a[s] {
-			redundant = append(redundant, s)
-		}
-	}
-	sort.Strings(missed)
-	sort.Strings(redundant)
-	return missed, redundant
+func difference(actual, cached sets.Set[string]) (missed, redundant []string) {
+	return sets.List(actual.Difference(cached)), sets.List(cached.Difference(actual))
 }
 
 // DumpOf renders what kube-scheduler's dumper would print for m's cache:
@@ -146,14 +101,10 @@ func DumpOf(m *model.Model, schedulerNames ...string) *schedlog.Dump {
 }
 
 func toSched(r *cache.Resource) schedlog.Resource {
-	out := schedlog.Resource{MilliCPU: r.MilliCPU, Memory: r.Memory, EphemeralStorage: r.EphemeralStorage, AllowedPodNumber: r.AllowedPodNumber}
-	for k, v := range r.ScalarResources {
-		if out.ScalarResources == nil {
-			out.ScalarResources = map[string]int64{}
-		}
-		out.ScalarResources[string(k)] = v
+	return schedlog.Resource{
+		MilliCPU: r.MilliCPU, Memory: r.Memory, EphemeralStorage: r.EphemeralStorage,
+		AllowedPodNumber: r.AllowedPodNumber, ScalarResources: model.ScalarsOf(r.ScalarResources),
 	}
-	return out
 }
 
 func schedPod(p *v1.Pod) schedlog.Pod {

@@ -114,7 +114,7 @@ func TestNearMissesNominated(t *testing.T) {
 	}
 }
 
-// TestTopNodes: the best three by total, equal totals in scan order,
+// TestTopNodes: the best n (3, 4, 1) by total, equal totals in scan order,
 // unscored and rejected nodes left out.
 func TestTopNodes(t *testing.T) {
 	s := []PluginScore{{Plugin: "P", Score: 1}}
@@ -136,6 +136,16 @@ func TestTopNodes(t *testing.T) {
 	}
 	if topNodes(nodes[:2], 3)[0].Name != "a" || topNodes(nodes[1:2], 3) != nil {
 		t.Error("one scored node, or none")
+	}
+	got = nil
+	for _, n := range topNodes(nodes, 4) {
+		got = append(got, n.Name)
+	}
+	if diff := cmp.Diff([]string{"b", "d", "e", "a"}, got); diff != "" {
+		t.Errorf("top 4: a before c, equal totals in scan order (-want +got):\n%s", diff)
+	}
+	if top := topNodes(nodes, 1); len(top) != 1 || top[0].Name != "b" {
+		t.Errorf("top 1 = %v, want b alone", top)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/sets"
+
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
@@ -214,19 +216,7 @@ func (c *changes) nonZero(prefix string, a, b v1alpha1.NonZeroResource) {
 }
 
 func (c *changes) counts(prefix string, a, b map[string]int) {
-	both := map[string]int64{}
-	for k := range a {
-		both[k] = 0
-	}
-	for k := range b {
-		both[k] = 0
-	}
-	names := make([]string, 0, len(both))
-	for k := range both {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
+	for _, k := range sets.List(sets.KeySet(a).Union(sets.KeySet(b))) {
 		c.number(fmt.Sprintf("%s[%s]", prefix, k), int64(a[k]), int64(b[k]))
 	}
 }
@@ -242,41 +232,11 @@ func (c *changes) set(field string, a, b []string) {
 
 // setDiff returns the sorted elements of b not in a, and of a not in b.
 func setDiff(a, b []string) (added, removed []string) {
-	in := func(s []string) map[string]bool {
-		m := map[string]bool{}
-		for _, x := range s {
-			m[x] = true
-		}
-		return m
-	}
-	ma, mb := in(a), in(b)
-	for x := range mb {
-		if !ma[x] {
-			added = append(added, x)
-		}
-	}
-	for x := range ma {
-		if !mb[x] {
-			removed = append(removed, x)
-		}
-	}
-	sort.Strings(added)
-	sort.Strings(removed)
-	return added, removed
+	sa, sb := sets.New(a...), sets.New(b...)
+	return sets.List(sb.Difference(sa)), sets.List(sa.Difference(sb))
 }
 
+// keys returns the names in a or b, sorted.
 func keys(a, b map[string]int64) []string {
-	m := map[string]bool{}
-	for k := range a {
-		m[k] = true
-	}
-	for k := range b {
-		m[k] = true
-	}
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return sets.List(sets.KeySet(a).Union(sets.KeySet(b)))
 }

@@ -82,7 +82,7 @@ func TestSnapshots(t *testing.T) {
 			{Name: "n2", Changes: []v1alpha1.FieldChange{{Field: "position", From: "2", To: "1"}}},
 		},
 		Lists: []v1alpha1.ListChange{
-			{List: "havePodsWithAffinity", Added: []string{"n2"}},
+			{List: "havePodsWithAffinity", Added: []string{"n2"}, Removed: []string{}},
 			{List: "usedPVCSet", Added: []string{"ns/b"}, Removed: []string{"ns/a"}},
 		},
 	}

@@ -121,7 +121,7 @@ func newTemplate(g *rng, pool *imagePool, u unit, hasClass map[nodeClass]bool) *
 		}
 		t.containers = append(t.containers, c)
 	}
-	addInitAndSidecars(g, pool, t)
+	addInitAndSidecars(g, t)
 	addSpecialResources(g, t, u, hasClass)
 	addScheduling(g, t, u)
 	if u.kind == kindStatefulSet {
@@ -135,7 +135,7 @@ func newTemplate(g *rng, pool *imagePool, u unit, hasClass map[nodeClass]bool) *
 
 // addInitAndSidecars adds plain init containers (sometimes larger than the
 // app) and native sidecars (init containers with restartPolicy Always).
-func addInitAndSidecars(g *rng, pool *imagePool, t *template) {
+func addInitAndSidecars(g *rng, t *template) {
 	if g.chance(0.2) {
 		rr, cpu, mem := containerResources(g)
 		if g.chance(0.2) { // migrations and warm-ups that need more than the app

@@ -126,7 +126,7 @@ func (c *cutter) cutJSON(in io.Reader) {
 				err = c.jsonObject(s, doc)
 			case '[':
 				s.pos++
-				_, err = c.jsonItems(s, doc, nil, 1)
+				err = c.jsonItems(s, doc, nil, 1)
 			default:
 				var raw []byte
 				var at int64
@@ -182,7 +182,7 @@ func (c *cutter) jsonObject(s *jsonScanner, doc int) error {
 			} else if key == "items" && next == '[' {
 				list = true
 				s.pos++
-				if _, err := c.jsonItems(s, doc, &header, 2); err != nil {
+				if err := c.jsonItems(s, doc, &header, 2); err != nil {
 					return err
 				}
 			} else {
@@ -218,12 +218,12 @@ func (c *cutter) jsonObject(s *jsonScanner, doc int) error {
 // jsonItems cuts the elements of an array whose "[" was just read, through
 // its "]", at the given depth. header is the List's as read so far (nil for
 // a bare array): the items are sent with a copy of it.
-func (c *cutter) jsonItems(s *jsonScanner, doc int, header *listHeader, depth int) (int, error) {
+func (c *cutter) jsonItems(s *jsonScanner, doc int, header *listHeader, depth int) error {
 	if next, _, err := s.peek(); err != nil {
-		return 0, err
+		return err
 	} else if next == ']' {
 		s.pos++
-		return 0, nil
+		return nil
 	}
 	var h listHeader
 	if header != nil {
@@ -233,17 +233,17 @@ func (c *cutter) jsonItems(s *jsonScanner, doc int, header *listHeader, depth in
 		s.release()
 		raw, at, err := s.value(depth)
 		if err != nil {
-			return item, &pieceError{doc: doc, item: item, err: err}
+			return &pieceError{doc: doc, item: item, err: err}
 		}
 		if !c.send(piece{raw: raw, header: h, loc: location{doc: doc, item: item, offset: at}, typeMeta: s.typeMeta}) {
-			return item, errStopped
+			return errStopped
 		}
 		end, err := s.expect(",]", "after array element")
 		if err != nil {
-			return item, &pieceError{doc: doc, item: item, err: err}
+			return &pieceError{doc: doc, item: item, err: err}
 		}
 		if end == ']' {
-			return item, nil
+			return nil
 		}
 	}
 }

@@ -10,24 +10,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/component-helpers/node/topology"
 
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
-
-func resourceOf(r *cache.Resource) v1alpha1.Resource {
-	out := v1alpha1.Resource{MilliCPU: r.MilliCPU, Memory: r.Memory, EphemeralStorage: r.EphemeralStorage, AllowedPodNumber: r.AllowedPodNumber}
-	for name, v := range r.ScalarResources {
-		if out.ScalarResources == nil {
-			out.ScalarResources = map[string]int64{}
-		}
-		out.ScalarResources[string(name)] = v
-	}
-	return out
-}
-
-func nonZeroOf(r *cache.Resource) v1alpha1.NonZeroResource {
-	return v1alpha1.NonZeroResource{MilliCPU: r.MilliCPU, Memory: r.Memory}
-}
 
 // zoneOf renders a node's zone key as "region/zone"; "" for placeholders
 // and unlabelled nodes.

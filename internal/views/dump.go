@@ -92,9 +92,9 @@ func nodeDump(name string, ni *cache.NodeInfo, assumed map[string]bool, nominate
 		Placeholder:                  ni.IsPlaceholder(),
 		Ghost:                        ni.IsGhost(),
 		Generation:                   ni.Generation,
-		Requested:                    resourceOf(ni.Requested),
-		NonZeroRequested:             nonZeroOf(ni.NonZeroRequested),
-		Allocatable:                  resourceOf(ni.Allocatable),
+		Requested:                    model.ResourceOf(ni.Requested),
+		NonZeroRequested:             model.NonZeroOf(ni.NonZeroRequested),
+		Allocatable:                  model.ResourceOf(ni.Allocatable),
 		UsedPorts:                    usedPorts(ni.UsedPorts),
 		PodsWithAffinity:             podNames(ni.PodsWithAffinity),
 		PodsWithRequiredAntiAffinity: podNames(ni.PodsWithRequiredAntiAffinity),
@@ -168,7 +168,7 @@ func podDump(pi *cache.PodInfo, assumed bool, profile *cache.Profile) v1alpha1.P
 		Phase:             string(p.Status.Phase),
 		Terminating:       p.DeletionTimestamp != nil,
 		NominatedNodeName: p.Status.NominatedNodeName,
-		Requested:         resourceOf(&pi.Resource.Resource),
+		Requested:         model.ResourceOf(&pi.Resource.Resource),
 		NonZeroRequested:  v1alpha1.NonZeroResource{MilliCPU: pi.Resource.NonZeroMilliCPU, Memory: pi.Resource.NonZeroMemory},
 	}
 	if assumed {

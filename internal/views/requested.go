@@ -8,6 +8,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
@@ -73,14 +74,14 @@ func requestedOf(m *model.Model, d *cache.Dump, opts RequestedOptions, profile *
 			var limits *v1alpha1.Resource
 			if opts.Limits {
 				l := profile.PodLimits(pi.Pod)
-				lr := resourceOf(&l)
+				lr := model.ResourceOf(&l)
 				limits = &lr
 				row.Limits.Add(limits)
 			}
 			if (opts.Pods || opts.ByNamespace) && opts.podSelected(pi.Pod) {
 				pods = append(pods, v1alpha1.PodRequested{
 					Namespace: pi.Pod.Namespace, Name: pi.Pod.Name, Node: name,
-					Requested:        resourceOf(&pi.Resource.Resource),
+					Requested:        model.ResourceOf(&pi.Resource.Resource),
 					NonZeroRequested: v1alpha1.NonZeroResource{MilliCPU: pi.Resource.NonZeroMilliCPU, Memory: pi.Resource.NonZeroMemory},
 					Limits:           limits,
 				})
@@ -108,20 +109,20 @@ func requestedOf(m *model.Model, d *cache.Dump, opts RequestedOptions, profile *
 // byNamespace sums pods (sorted by namespace) per namespace.
 func byNamespace(pods []v1alpha1.PodRequested, limits bool) []v1alpha1.NamespaceRequested {
 	out := []v1alpha1.NamespaceRequested{}
-	var nodes map[string]bool
+	var nodes sets.Set[string]
 	for i := range pods {
 		p := &pods[i]
 		if len(out) == 0 || out[len(out)-1].Namespace != p.Namespace {
 			out = append(out, v1alpha1.NamespaceRequested{Namespace: p.Namespace})
-			nodes = map[string]bool{}
+			nodes = sets.New[string]()
 			if limits {
 				out[len(out)-1].Limits = &v1alpha1.Resource{}
 			}
 		}
 		ns := &out[len(out)-1]
 		ns.Pods++
-		if !nodes[p.Node] {
-			nodes[p.Node] = true
+		if !nodes.Has(p.Node) {
+			nodes.Insert(p.Node)
 			ns.Nodes++
 		}
 		ns.Requested.Add(&p.Requested)
@@ -214,7 +215,7 @@ func AttachFits(r *v1alpha1.RequestedReport, pod *v1.Pod, v *decide.Verdict, pro
 		profile = &p
 	}
 	req := profile.PodResource(pod).Resource
-	r.Pod = &v1alpha1.FitPod{Namespace: pod.Namespace, Name: pod.Name, Requested: resourceOf(&req)}
+	r.Pod = &v1alpha1.FitPod{Namespace: pod.Namespace, Name: pod.Name, Requested: model.ResourceOf(&req)}
 	fits := make(map[string]*v1alpha1.Fit, len(v.Nodes))
 	for _, n := range v.Nodes {
 		fits[n.Name] = &v1alpha1.Fit{Fits: n.Feasible, Plugin: n.Plugin, Reasons: n.Reasons}
@@ -240,7 +241,7 @@ func selected(sel labels.Selector, ni *cache.NodeInfo) bool {
 func requestedRow(name string, ni *cache.NodeInfo) v1alpha1.NodeRequested {
 	return v1alpha1.NodeRequested{
 		Name: name, Placeholder: ni.IsPlaceholder(), Ghost: ni.IsGhost(), Pods: len(ni.Pods),
-		Requested: resourceOf(ni.Requested), NonZeroRequested: nonZeroOf(ni.NonZeroRequested), Allocatable: resourceOf(ni.Allocatable),
+		Requested: model.ResourceOf(ni.Requested), NonZeroRequested: model.NonZeroOf(ni.NonZeroRequested), Allocatable: model.ResourceOf(ni.Allocatable),
 	}
 }
 
@@ -267,20 +268,15 @@ func addRow(total, row *v1alpha1.NodeRequested) {
 // scalar resource with a non-zero allocatable or requested amount on any row,
 // sorted (nodes report hugepages-* as 0 even when they have none).
 func resourceNames(rows []v1alpha1.NodeRequested) []string {
-	scalars := map[string]bool{}
+	scalars := sets.New[string]()
 	for _, r := range rows {
 		for _, m := range []map[string]int64{r.Allocatable.ScalarResources, r.Requested.ScalarResources} {
 			for k, v := range m {
 				if v != 0 {
-					scalars[k] = true
+					scalars.Insert(k)
 				}
 			}
 		}
 	}
-	names := make([]string, 0, len(scalars))
-	for k := range scalars {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return append([]string{"cpu", "memory", "ephemeral-storage", "pods"}, names...)
+	return append([]string{"cpu", "memory", "ephemeral-storage", "pods"}, sets.List(scalars)...)
 }

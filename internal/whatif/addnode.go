@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -27,10 +28,7 @@ func CopyName(template string, i int) string {
 // node-bound pods (DaemonSet and static pods, which come with every node
 // like it) and its CSINode.
 func (a *Applied) addNodes(out, orig *load.Cluster, nodes map[string]*v1.Node, copies []NodeCopies) error {
-	taken := map[string]bool{}
-	for name := range nodes {
-		taken[name] = true
-	}
+	taken := sets.KeySet(nodes)
 	var csiNodes map[string]*storagev1.CSINode
 	for _, nc := range copies {
 		tmpl := nc.Node
@@ -52,10 +50,10 @@ func (a *Applied) addNodes(out, orig *load.Cluster, nodes map[string]*v1.Node, c
 		added := v1alpha1.AddedNodes{Template: tmpl.Name, File: nc.File}
 		for i := 1; i <= nc.Count; i++ {
 			name := CopyName(tmpl.Name, i)
-			if taken[name] {
+			if taken.Has(name) {
 				return fmt.Errorf("--add-node %s: a node named %s is already in the input or added", tmpl.Name, name)
 			}
-			taken[name] = true
+			taken.Insert(name)
 			out.Nodes = append(out.Nodes, CopyNode(tmpl, name))
 			for _, p := range bound {
 				out.Pods = append(out.Pods, copyBoundPod(p, name))

@@ -11,6 +11,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
@@ -118,13 +119,10 @@ func (o *DrainOutcome) Safe() bool {
 // update, the scheduler's framework failing to build.
 func Drain(ctx context.Context, in DrainInput) (*DrainOutcome, error) {
 	m := in.Model
-	drained := map[string]bool{}
-	for _, n := range in.Nodes {
-		drained[n] = true
-	}
+	drained := sets.New(in.Nodes...)
 	podsOf := map[string][]*v1.Pod{}
 	for _, p := range m.Pods {
-		if drained[p.Spec.NodeName] {
+		if drained.Has(p.Spec.NodeName) {
 			podsOf[p.Spec.NodeName] = append(podsOf[p.Spec.NodeName], p)
 		}
 	}
@@ -145,9 +143,7 @@ func Drain(ctx context.Context, in DrainInput) (*DrainOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cordon(m, in.Nodes); err != nil {
-		return nil, err
-	}
+	cordon(m, in.Nodes)
 	r := &drainRun{in: in, budgets: NewBudgets(pdbs), waiting: map[*Budget][]waiter{},
 		out: &DrainOutcome{Nodes: in.Nodes, AssumedDaemonSets: plan.AssumedDaemonSets, PendingBefore: len(m.Pending)}}
 	if in.IncludePending {
@@ -201,7 +197,7 @@ func leaveMessage(pr PodRule) string {
 }
 
 // cordon marks the nodes unschedulable, as kubectl drain does first.
-func cordon(m *model.Model, nodes []string) error {
+func cordon(m *model.Model, nodes []string) {
 	for _, name := range nodes {
 		for _, n := range m.Nodes {
 			if n.Name != name || n.Spec.Unschedulable {
@@ -212,7 +208,6 @@ func cordon(m *model.Model, nodes []string) error {
 			m.Cache.UpdateNode(n, c)
 		}
 	}
-	return nil
 }
 
 func priority(p *v1.Pod) int32 {

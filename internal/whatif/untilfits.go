@@ -151,7 +151,7 @@ func (s *search) run(ctx context.Context, res *UntilFitsResult) error {
 		}
 		lo = k
 		if k >= want {
-			return s.noCount(ctx, res, try, want)
+			return s.noCount(res, try, want)
 		}
 	}
 	for probe := hi - 1; hi-lo > 1; probe = (lo + hi) / 2 {
@@ -171,7 +171,7 @@ func (s *search) run(ctx context.Context, res *UntilFitsResult) error {
 
 // noCount: even want copies leave pods pending; place them in full once
 // more to list those pods.
-func (s *search) noCount(ctx context.Context, res *UntilFitsResult, try func(int, bool) (bool, error), want int) error {
+func (s *search) noCount(res *UntilFitsResult, try func(int, bool) (bool, error), want int) error {
 	res.API.Count = -1
 	res.API.Trials = res.API.Trials[:len(res.API.Trials)-1]
 	if _, err := try(want, true); err != nil {

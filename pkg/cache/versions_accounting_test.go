@@ -186,6 +186,11 @@ func TestAccountingInPlaceResize(t *testing.T) {
 	// A spec below the status: spec 100m, actuated 300m, allocated 200m.
 	grown := pod("p").req("100m", "").status("300m", "200m").obj()
 	checkAccounting(t, grown, []accountingCase{{"v1.27", on, c(200)}, {"v1.32", on, c(300)}, {"v1.33", nil, c(300)}})
+	// Allocated above both (a resize admitted, not yet actuated): spec 100m,
+	// actuated 150m, allocated 400m; v1.32 alone leaves allocated out
+	// (component-helpers v0.36.3 determineEffectiveRequests: max of all three).
+	admitted := pod("p").req("100m", "").status("150m", "400m").obj()
+	checkAccounting(t, admitted, []accountingCase{{"v1.27", on, c(400)}, {"v1.32", on, c(150)}, {"v1.33", nil, c(400)}, {"v1.36", nil, c(400)}})
 }
 
 // Pod-level requests cpu 1 and hugepages-2Mi 4Mi over containers of 100m

@@ -19,7 +19,6 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/internal/whatif"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
-	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 )
 
@@ -162,7 +161,7 @@ func (o *DrainOptions) run(ctx context.Context) error {
 	}
 	// The what-if edits (--cordon, --add-node, …) apply to the input
 	// before the drain is planned: "drain X once Y is added".
-	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams, cache.Options{})
+	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams)
 	if err != nil {
 		return err
 	}

@@ -139,7 +139,7 @@ func (o *ReportOptions) schedulerConfig() (*decide.Config, error) {
 // inputOf builds the page's input from the views: the dump's counts,
 // requested, next-nodes (one round and the first cycles) and why -A.
 func (o *ReportOptions) inputOf(ctx context.Context, streams genericiooptions.IOStreams, cfg *decide.Config) (*report.Input, error) {
-	edited, err := o.WhatIf.load(ctx, o.Input, streams, cache.Options{})
+	edited, err := o.WhatIf.load(ctx, o.Input, streams)
 	if err != nil {
 		return nil, err
 	}

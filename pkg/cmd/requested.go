@@ -244,7 +244,7 @@ var errFitsNoNode = errors.New("the pod passes kube-scheduler's filters on no no
 func (o *RequestedOptions) fitting() bool { return o.Pod != "" || o.PodFile != "" }
 
 func (o *RequestedOptions) run(ctx context.Context) error {
-	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams, cache.Options{})
+	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams)
 	if err != nil {
 		return err
 	}

@@ -187,7 +187,7 @@ func TestSimulateExitCodes(t *testing.T) {
 		{"--bind-for unknown pod", append(base, "--pending", "-A", "--bind-for", "apps/nope=lost"), 2, "a binding outcome is given for pod apps/nope, which is not among the pods to simulate"},
 		{"pod file and pending overlap", append(base, "--pending", "-A", "--pod-file", simCluster), 2, "pod apps/batch-1 is given twice"},
 		{"missing script", append(base, "--script", filepath.Join(dir, "nope.yaml")), 1, "reading --script"},
-		{"unknown op", append(base, "--script", script("op.yaml", "- op: cleanup\n- op: asume\n")), 2, `script step 2: unknown op "asume"`},
+		{"unknown op", append(base, "--script", script("op.yaml", "- op: cleanup\n- op: assumed\n")), 2, `script step 2: unknown op "assumed"`},
 		{"unknown pod", append(base, "--script", script("pod.yaml", "- {op: assume, pod: apps/nope}\n")), 2, "script step 1 (assume): unknown pod apps/nope"},
 		{"bad duration", append(base, "--script", script("dur.yaml", "- {op: advance, duration: 5 minutes}\n")), 2, `script step 1 (advance): invalid duration "5 minutes"`},
 		{"missing field", append(base, "--script", script("field.yaml", "- {op: advance}\n")), 2, "script step 1 (advance): missing field duration"},

@@ -138,9 +138,9 @@ func (w *WhatIfFlags) Validate() error {
 // load loads the input, applies the edits and builds the model; without
 // edits it is exactly in.LoadWithModel. The applied edits are noted once
 // on stderr.
-func (w *WhatIfFlags) load(ctx context.Context, in *InputFlags, streams genericiooptions.IOStreams, opts cache.Options) (*whatIfInput, error) {
+func (w *WhatIfFlags) load(ctx context.Context, in *InputFlags, streams genericiooptions.IOStreams) (*whatIfInput, error) {
 	if !w.Given() {
-		c, m, err := in.LoadWithModel(ctx, streams, opts)
+		c, m, err := in.LoadWithModel(ctx, streams, cache.Options{})
 		return &whatIfInput{Cluster: c, Model: m}, err
 	}
 	orig, err := in.Load(ctx, streams)
@@ -151,7 +151,7 @@ func (w *WhatIfFlags) load(ctx context.Context, in *InputFlags, streams generici
 	if err != nil {
 		return nil, err
 	}
-	m, err := in.BuildModel(edited, opts, streams.ErrOut)
+	m, err := in.BuildModel(edited, cache.Options{}, streams.ErrOut)
 	if err != nil {
 		return nil, err
 	}

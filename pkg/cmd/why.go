@@ -162,7 +162,7 @@ func (o *WhyOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams, cache.Options{})
+	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams)
 	if err != nil {
 		return err
 	}

@@ -85,9 +85,12 @@ func (r repeat) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// nested returns depth opening brackets (or `{"a":`), then as many closing.
-func nested(open, close string, depth int) io.Reader {
-	return io.MultiReader(times(open, depth), times(close, depth))
+// deep is how many brackets nested opens: far beyond any parser's limit.
+const deep = 10_000_000
+
+// nested returns deep opening brackets (or `{"a":`), then as many closing.
+func nested(open, close string) io.Reader {
+	return io.MultiReader(times(open, deep), times(close, deep))
 }
 
 // times streams s n times, without holding the result: the test process
@@ -206,7 +209,7 @@ func TestHostileInput(t *testing.T) {
 			args: []string{"simulate", "-f", "D/node.json", "--pod-file", "-"}, stdin: stream(`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "`, 'x', gib), wantCode: 1,
 			wantErr: "stdin: document 1: larger than 256Mi (raise the limit with --max-document-size)"},
 		{name: "10M-deep JSON arrays as --pod-file on stdin", setup: write("node.json", validNode),
-			args: []string{"simulate", "-f", "D/node.json", "--pod-file", "-"}, stdin: nested("[", "]", 10_000_000), wantCode: 1,
+			args: []string{"simulate", "-f", "D/node.json", "--pod-file", "-"}, stdin: nested("[", "]"), wantCode: 1,
 			wantErr: "stdin: document 1: item 1: nested deeper than 10000 levels"},
 		{name: "a 2 GB JSON line", args: []string{"dump", "-f", "-"}, stdin: stream(`{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "`, 'x', 2*gib), wantCode: 1,
 			wantErr: "stdin: document 1: larger than 256Mi (raise the limit with --max-document-size)"},
@@ -216,11 +219,11 @@ func TestHostileInput(t *testing.T) {
 			wantErr: "no nodes or pods found in stdin"},
 		{name: "2 GB of newlines", args: []string{"dump", "-f", "-"}, stdin: stream("", '\n', 2*gib), wantCode: 1,
 			wantErr: "no nodes or pods found in stdin"},
-		{name: "10M-deep JSON arrays", args: []string{"dump", "-f", "-"}, stdin: nested("[", "]", 10_000_000), wantCode: 1,
+		{name: "10M-deep JSON arrays", args: []string{"dump", "-f", "-"}, stdin: nested("[", "]"), wantCode: 1,
 			wantErr: "stdin: document 1: item 1: nested deeper than 10000 levels"},
-		{name: "10M-deep JSON objects", args: []string{"dump", "-f", "-"}, stdin: nested(`{"a":`, "}", 10_000_000), wantCode: 1,
+		{name: "10M-deep JSON objects", args: []string{"dump", "-f", "-"}, stdin: nested(`{"a":`, "}"), wantCode: 1,
 			wantErr: "stdin: document 1: nested deeper than 10000 levels"},
-		{name: "10M-deep YAML flow sequences", args: []string{"dump", "-f", "-"}, stdin: io.MultiReader(strings.NewReader("a: "), nested("[", "]", 10_000_000)), wantCode: 1,
+		{name: "10M-deep YAML flow sequences", args: []string{"dump", "-f", "-"}, stdin: io.MultiReader(strings.NewReader("a: "), nested("[", "]")), wantCode: 1,
 			wantErr: "stdin: document 1: exceeded max depth of 10000"},
 		{name: "10M empty YAML documents", args: []string{"dump", "-f", "-"}, stdin: io.MultiReader(strings.NewReader("kind: x\n"), times("---\n", 10_000_000)), wantCode: 1,
 			wantErr: "no nodes or pods found in stdin"},

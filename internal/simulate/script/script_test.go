@@ -56,7 +56,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty", "", "script: no steps"},
 		{"empty list", "[]", "script: no steps"},
 		{"missing op", "- pod: a/b", "script step 1: missing field op"},
-		{"unknown op", "- op: cleanup\n- op: asume\n  pod: a/b", `script step 2: unknown op "asume" (want one of assume, finishBinding, bind, add, update, forget, remove, advance, cleanup, addNode, updateNode, removeNode)`},
+		{"unknown op", "- op: cleanup\n- op: assumed\n  pod: a/b", `script step 2: unknown op "assumed" (want one of assume, finishBinding, bind, add, update, forget, remove, advance, cleanup, addNode, updateNode, removeNode)`},
 		{"unknown field", "- op: assume\n  pod: a/b\n  nod: x", `script step 1: unknown field "nod"`},
 		{"missing pod", "- op: add\n  node: n1", "script step 1 (add): missing field pod"},
 		{"missing duration", "- op: advance", "script step 1 (advance): missing field duration"},
