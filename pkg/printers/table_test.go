@@ -169,7 +169,7 @@ func TestRenderCSV(t *testing.T) {
 		After: []string{"summary"}, Footer: [][]Cell{{text("TOTAL")}}}
 	tb.Rows = [][]Cell{
 		{text("n1"), usageCell("cpu", 3700, 4000), quantityCell("memory", 1536<<20), text("a, \"b\"")},
-		{text("n2"), usageCell("cpu", 0, 0), dash(), text("")},
+		{text("n2"), usageCell("cpu", 0, 0), dash(), text("<none>")},
 	}
 	var out strings.Builder
 	if err := tb.RenderCSV(&out, TableOptions{Color: true}); err != nil {
