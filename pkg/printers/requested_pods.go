@@ -40,8 +40,8 @@ func limitsUsageColumn(res string) Column {
 }
 
 // limitsUsageCell is a node's limits of res against allocatable.
-func limitsUsageCell(res string, limits, alloc int64) Cell {
-	c := usageCell(res, limits, alloc)
+func limitsUsageCell(res string, limits, alloc int64, q func(string, int64) string) Cell {
+	c := usageCellIn(res, limits, alloc, q)
 	c.CSV = []string{c.CSV[0], c.CSV[2]}
 	return c
 }
