@@ -40,7 +40,7 @@ func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, err
 		return nil, err
 	}
 	limits := nodesHaveLimits(r)
-	t := &Table{Columns: []Column{{Name: "NAME", Truncate: true}}}
+	t := &Table{Columns: []Column{{Name: "NAME"}}}
 	for _, name := range order {
 		wide, hidden := resourceVisibility(shown, name, len(opts.Resources) > 0)
 		use, free := usageColumn(name), quantityColumn(strings.ToUpper(name)+"-FREE", name)
@@ -56,7 +56,7 @@ func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, err
 	t.Columns = append(t.Columns, Column{Name: "NON-ZERO-CPU", Wide: true, Numeric: true, CSV: []string{"NON-ZERO-CPU" + csvUnit("cpu")}},
 		Column{Name: "NON-ZERO-MEMORY", Wide: true, Numeric: true, CSV: []string{"NON-ZERO-MEMORY" + csvUnit("memory")}})
 	if r.Pod != nil {
-		t.Columns = append(t.Columns, Column{Name: "FITS", Truncate: true, Text: true})
+		t.Columns = append(t.Columns, Column{Name: "FITS", Text: true})
 	}
 	var placeholders, ghosts []string
 	for i := range r.Nodes {

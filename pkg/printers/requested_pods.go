@@ -130,7 +130,7 @@ func amountCells(a *amountsRow, resources []string, limits bool) []Cell {
 // NODE and the pod's requests as the scheduler counts them on its node.
 func RequestedPodsTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, error) {
 	limits := len(r.Pods) > 0 && r.Pods[0].Limits != nil
-	t := &Table{Columns: []Column{{Name: "NAMESPACE", Truncate: true}, {Name: "NAME", Truncate: true}, {Name: "NODE", Truncate: true}}}
+	t := &Table{Columns: []Column{{Name: "NAMESPACE"}, {Name: "NAME"}, {Name: "NODE"}}}
 	order, err := amountColumns(t, r, opts, limits)
 	if err != nil {
 		return nil, err
@@ -154,7 +154,7 @@ func RequestedPodsTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table,
 // requests.
 func RequestedNamespacesTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, error) {
 	limits := len(r.Namespaces) > 0 && r.Namespaces[0].Limits != nil
-	t := &Table{Columns: []Column{{Name: "NAMESPACE", Truncate: true}, {Name: "PODS", Numeric: true}, {Name: "NODES", Numeric: true}}}
+	t := &Table{Columns: []Column{{Name: "NAMESPACE"}, {Name: "PODS", Numeric: true}, {Name: "NODES", Numeric: true}}}
 	order, err := amountColumns(t, r, opts, limits)
 	if err != nil {
 		return nil, err
