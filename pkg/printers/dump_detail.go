@@ -116,7 +116,6 @@ func podTable(pods []v1alpha1.PodDump) *Table {
 
 func imageTable(images []v1alpha1.ImageState) *Table {
 	t := newTable("IMAGE", "SIZE", "NUM-NODES")
-	t.NoBlocks = true // a long image name stays one row
 	for _, img := range images {
 		t.add(img.Name, Bytes(img.Size), fmt.Sprintf("%d", img.NumNodes))
 	}

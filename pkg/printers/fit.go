@@ -18,7 +18,9 @@ import (
 //     its column, widest first and down to minWrapWidth (a word wider
 //     than that, such as a UID in an error, continues on the next line);
 //   - when that is not enough, each row becomes a block of "HEADER: value"
-//     lines, as the detail views print one object (why POD);
+//     lines, as the detail views print one object (why POD); a table
+//     without free text (node tables of quantities, images) keeps its
+//     rows on one line each, which blocks would only lengthen;
 //   - -o wide, --no-headers and output to a pipe or file are never fitted:
 //     one row per line, as long as it takes.
 
@@ -59,7 +61,7 @@ func (t *Table) fit(cells [][]string, maxWidth int) fitted {
 			}
 		}
 		if widest < 0 {
-			return fitted{cells: cells, blocks: !t.NoBlocks}
+			return fitted{cells: cells, blocks: t.hasText()}
 		}
 		limits[widest]--
 		total--
@@ -74,6 +76,16 @@ func (t *Table) fit(cells [][]string, maxWidth int) fitted {
 		}
 	}
 	return fitted{cells: out}
+}
+
+// hasText reports whether the table shows a free-text column.
+func (t *Table) hasText() bool {
+	for _, c := range t.Columns {
+		if c.Text {
+			return true
+		}
+	}
+	return false
 }
 
 // piece is a part of a text a line may break after: a word, or an item

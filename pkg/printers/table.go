@@ -106,10 +106,6 @@ type Table struct {
 	// Keys name the rows, parallel to Rows (node names), for --watch,
 	// which prints only the rows of changed nodes.
 	Keys []string
-	// NoBlocks keeps the table's rows on one line each when they cannot
-	// fit a terminal (fit.go): for tables whose only long cells are names
-	// (images), which blocks would not shorten.
-	NoBlocks bool
 	// Reorder, when set, puts the printed object's own list in the order
 	// of Arrange's sort: perm[i] is the original index of row i.
 	Reorder func(perm []int)

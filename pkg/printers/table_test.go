@@ -191,6 +191,12 @@ func TestFitBlocks(t *testing.T) {
 	if got != want {
 		t.Errorf("width 40: got\n%s\nwant\n%s", got, want)
 	}
+	// Without free text (a node table of quantities) rows stay whole on
+	// their line: blocks would only make them longer.
+	tb.Columns[2].Text = false
+	if got, piped := render(t, tb, TableOptions{MaxWidth: 40}), render(t, tb, TableOptions{}); got != piped {
+		t.Errorf("no free text, width 40: got\n%s\nwant\n%s", got, piped)
+	}
 }
 
 // TestRenderCSV: exact fields, one CSV column per part, quoting, no colour,
