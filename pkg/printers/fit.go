@@ -14,9 +14,9 @@ import (
 //     reader copies into the next command, and a message is the answer;
 //   - a table wider than the terminal wraps its free-text columns
 //     (Column.Text: messages, notes, errors, lists) at spaces and after
-//     the commas of lists, each within
-//     its column, widest first and down to minWrapWidth (a word wider
-//     than that, such as a UID in an error, continues on the next line);
+//     the commas of lists, each within its column, widest first and down
+//     to minWrapWidth (a word wider than that, such as a UID in an error,
+//     continues on the next line);
 //   - when that is not enough, each row becomes a block of "HEADER: value"
 //     lines, as the detail views print one object (why POD); a table
 //     without free text (node tables of quantities, images) keeps its

@@ -253,11 +253,12 @@ func (t *Table) Render(w io.Writer, opts TableOptions) error {
 			if err := t.renderBlocks(w, lines, opts.MaxWidth, opts.Color); err != nil {
 				return err
 			}
-			if len(t.After) > 0 && t.After[0] != "" {
+			after := t.After
+			if len(after) > 0 && after[0] != "" {
 				// The summary apart from the last block.
-				fmt.Fprintln(w)
+				after = append([]string{""}, after...)
 			}
-			return writeLines(w, t.After)
+			return writeLines(w, after)
 		}
 		lines = f.cells
 	}
