@@ -38,6 +38,11 @@ type FileOptions struct {
 	KeepEmptyDir bool
 	// Limits bound each document; the zero value means the defaults.
 	Limits Limits
+	// Hypothetical marks pods that exist in no cluster (a --pod-file): a
+	// UID derived for one (DerivedUID) only keys it in this run's cache,
+	// the same in every run, and is not worth a warning. Manifests read
+	// with -f keep it: their pods stand for real ones.
+	Hypothetical bool
 	// Sink, when not nil, receives the nodes and pods as they are read, so
 	// that the model is built while reading goes on (see Sink for when it
 	// is discarded instead).
@@ -162,6 +167,9 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 
 	c := r.c
 	nodes, pods, objects := c.result()
+	if opts.Hypothetical {
+		c.derived = 0
+	}
 	c.warn(warnings, notes)
 	source := describeInputs(opts.Filenames)
 	if len(nodes) == 0 && len(pods) == 0 && (len(opts.ExtraKinds) == 0 || len(objects) == 0) {

@@ -221,15 +221,17 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 	if opts.Host != "" {
 		c.Source += " " + opts.Host
 	}
+	var failed []unlistedKind
 	for i, kind := range opts.Kinds {
 		if unlisted[i] != nil {
 			c.Unlisted = append(c.Unlisted, kind)
-			if opts.Warnings != nil {
-				fmt.Fprintln(opts.Warnings, "warning: "+unlistedWarning(kind, unlisted[i]))
-			}
+			failed = append(failed, unlistedKind{kind, unlisted[i]})
 			continue
 		}
 		c.Objects = append(c.Objects, objects[i]...)
+	}
+	if opts.Warnings != nil {
+		warnUnlisted(opts.Warnings, failed, pods)
 	}
 	return c, nil
 }

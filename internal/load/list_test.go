@@ -569,8 +569,9 @@ func TestListKinds(t *testing.T) {
 	if n := len(s.requests["persistentvolumeclaims"]); n != 2 {
 		t.Errorf("%d PVC list requests, want 2 pages of 2", n)
 	}
+	// No pod has a resource claim: resource.k8s.io not being served
+	// changes no verdict and goes unsaid (TestListKindsDRANotServed).
 	wantWarnings := `warning: cannot list poddisruptionbudgets.policy (forbidden for user "jane"): the verdicts of DefaultPreemption may be approximate
-warning: cannot list resourceclaims.resource.k8s.io (the server does not serve resource.k8s.io/v1): the verdicts of DynamicResources may be approximate
 `
 	if diff := cmp.Diff(wantWarnings, warnings.String()); diff != "" {
 		t.Errorf("warnings (-want,+got):\n%s", diff)
@@ -580,6 +581,49 @@ warning: cannot list resourceclaims.resource.k8s.io (the server does not serve r
 	}
 	if len(c.Nodes) != len(testNodes) || len(c.Pods) != len(testPods) {
 		t.Errorf("%d nodes, %d pods", len(c.Nodes), len(c.Pods))
+	}
+}
+
+// TestListKindsDRANotServed: a server older than v1.34 serves no
+// resource.k8s.io/v1; its three kinds are one line, and only when a pod
+// has a resource claim (DynamicResources skips pods without, v1.36).
+func TestListKindsDRANotServed(t *testing.T) {
+	notFound := func(res string) k8stesting.ReactionFunc {
+		return failWith(apierrors.NewNotFound(schema.GroupResource{Group: "resource.k8s.io", Resource: res}, ""))
+	}
+	kinds := []SchedulingKind{kindOfResource(t, "resourceclaims"), kindOfResource(t, "resourceslices"), kindOfResource(t, "deviceclasses")}
+	claim := "gpu"
+	withClaim := append([]corev1.Pod(nil), testPods...)
+	p := testPods[0].DeepCopy()
+	p.Name, p.Spec.ResourceClaims = "with-claim", []corev1.PodResourceClaim{{Name: "gpu", ResourceClaimName: &claim}}
+	withClaim = append(withClaim, *p)
+	for _, tc := range []struct {
+		name string
+		pods []corev1.Pod
+		want string
+	}{
+		{"no claims", testPods, ""},
+		{"a claim", withClaim, "warning: cannot list resourceclaims.resource.k8s.io (and 2 more: resourceslices.resource.k8s.io, deviceclasses.resource.k8s.io) " +
+			"(the server does not serve resource.k8s.io/v1): the verdicts of DynamicResources may be approximate\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s server
+			client := newClient(s.nodes(testNodes), s.pods(tc.pods))
+			for _, res := range []string{"resourceclaims", "resourceslices", "deviceclasses"} {
+				client.PrependReactor("list", res, notFound(res))
+			}
+			var warnings bytes.Buffer
+			c, err := List(context.Background(), client, ListOptions{Kinds: kinds, Warnings: &warnings})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if warnings.String() != tc.want {
+				t.Errorf("warnings %q, want %q", warnings.String(), tc.want)
+			}
+			if len(c.Unlisted) != 3 {
+				t.Errorf("Unlisted = %v, want the three kinds", c.Unlisted)
+			}
+		})
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 // when no node passes its filters). It reports whether the cache accepted
 // the pod.
 func (s *Simulator) assume(t *tracked, base *v1.Pod, node string) bool {
-	note := ""
+	note, tied := "", []string(nil)
 	if node != "" {
 		// An explicit node is not checked, as a bind by hand is not; the
 		// note shows when it over-commits.
@@ -41,13 +41,16 @@ func (s *Simulator) assume(t *tracked, base *v1.Pod, node string) bool {
 			s.emit(newEvent(EventUnschedulable, base, "", t.unschedulableNote, nil))
 			return false
 		}
-		node, note = v.Node, placedNote(v)
+		node, note, tied = v.Node, placedNote(v), tiedNodes(v)
 	}
 	obj := base.DeepCopy()
 	obj.Spec.NodeName = node
 	err := s.record(EventAssume, obj, node, note, func() error { return s.model.Cache.AssumePod(obj) })
 	if err != nil {
 		return false
+	}
+	if last := &s.events[len(s.events)-1]; len(tied) > 0 && last.Event == EventAssume {
+		last.TiedNodes = tied
 	}
 	t.cur = obj
 	return true

@@ -3,6 +3,7 @@ package simulate
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -218,10 +219,55 @@ func placedNote(v *decide.Verdict) string {
 	}
 	for _, n := range v.Nodes {
 		if n.Name == v.Node {
-			return fmt.Sprintf("kube-scheduler's choice: score %d, highest of %d feasible nodes", n.Total, v.FeasibleNodes)
+			note := fmt.Sprintf("kube-scheduler's choice: score %d, highest of %d feasible nodes", n.Total, v.FeasibleNodes)
+			if tied := tiedNodes(v); len(tied) > 0 {
+				note += fmt.Sprintf(", tied with %s (%s); kube-scheduler may pick any of them",
+					nodesCount(len(tied)), listFew(tied, maxTiedInNote))
+			}
+			return note
 		}
 	}
 	return fmt.Sprintf("kube-scheduler's choice of %d feasible nodes", v.FeasibleNodes)
+}
+
+// maxTiedInNote is how many tied nodes a note names; the event's
+// TiedNodes lists them all.
+const maxTiedInNote = 3
+
+// tiedNodes lists the scored feasible nodes other than the chosen one
+// whose total equals the chosen node's, in evaluation order. The engine
+// takes the first of equal totals in scan order; kube-scheduler v1.36
+// pops its score heap, whose order among equal totals is that of its
+// parallel filtering (a Randomizer set only with extenders), so any of
+// them is as likely a choice.
+func tiedNodes(v *decide.Verdict) []string {
+	if v.TakenFirst != "" || v.Result != decide.Scheduled {
+		return nil
+	}
+	var best *decide.NodeResult
+	for i := range v.Nodes {
+		if v.Nodes[i].Name == v.Node {
+			best = &v.Nodes[i]
+		}
+	}
+	if best == nil || len(best.Scores) == 0 {
+		return nil
+	}
+	var tied []string
+	for _, n := range v.Nodes {
+		if n.Feasible && n.Name != v.Node && len(n.Scores) > 0 && n.Total == best.Total {
+			tied = append(tied, n.Name)
+		}
+	}
+	return tied
+}
+
+// listFew joins up to n names, then "and N more".
+func listFew(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
 
 // unschedulableNote is the FailedScheduling message, plus what preemption
@@ -247,4 +293,11 @@ func (s *Simulator) fitReasons(req *cache.Resource, node string) []string {
 		return nil
 	}
 	return cache.InsufficientResources(req, ni)
+}
+
+func nodesCount(n int) string {
+	if n == 1 {
+		return "1 node"
+	}
+	return fmt.Sprintf("%d nodes", n)
 }

@@ -316,3 +316,32 @@ func TestQueued(t *testing.T) {
 		}
 	}
 }
+
+// TestPlacementTie: three identical empty nodes give a pod the same total
+// score; kube-scheduler v1.36.3 (schedule_one.go: the score heap breaks
+// equal totals by a Randomizer that stays 0 without extenders, so the
+// order its parallel filters finished in decides) may bind it to any of
+// them. The note says so and the event lists the others.
+func TestPlacementTie(t *testing.T) {
+	c := cluster([]*v1.Node{
+		node("n1", "", "4", "8Gi", "10"),
+		node("n2", "", "4", "8Gi", "10"),
+		node("n3", "", "4", "8Gi", "10"),
+	}, pod("ns", "p", "", "1", "1Gi"))
+	s := newSim(t, c, Options{})
+	defer s.Close()
+	res, err := s.Run(s.Model().Pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := res.Events[0]
+	if e.Event != EventAssume || e.Node != "n1" {
+		t.Fatalf("first event %+v", e)
+	}
+	if !strings.HasSuffix(e.Note, "highest of 3 feasible nodes, tied with 2 nodes (n2, n3); kube-scheduler may pick any of them") {
+		t.Errorf("note %q", e.Note)
+	}
+	if !cmp.Equal(e.TiedNodes, []string{"n2", "n3"}) {
+		t.Errorf("tiedNodes %v, want [n2 n3]", e.TiedNodes)
+	}
+}

@@ -30,3 +30,23 @@ func TestTextAndLine(t *testing.T) {
 		})
 	}
 }
+
+// TestFold: one subject prints the message alone; more add a count and up
+// to three names, then "…".
+func TestFold(t *testing.T) {
+	for _, tc := range []struct {
+		subjects []string
+		want     string
+	}{
+		{nil, "msg a"},
+		{[]string{"a"}, "msg a"},
+		{[]string{"a", "b"}, "msg a (and 1 more: b)"},
+		{[]string{"a", "b", "c", "d"}, "msg a (and 3 more: b, c, d)"},
+		{[]string{"a", "b", "c", "d", "e\x1b"}, "msg a (and 4 more: b, c, d, …)"},
+		{[]string{"a", "b\nx"}, "msg a (and 1 more: b x)"},
+	} {
+		if got := Fold("msg a", tc.subjects); got != tc.want {
+			t.Errorf("Fold(%q) = %q, want %q", tc.subjects, got, tc.want)
+		}
+	}
+}

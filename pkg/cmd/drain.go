@@ -16,6 +16,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/internal/whatif"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -241,13 +242,13 @@ func (o *DrainOptions) drainedNodes(m *model.Model) ([]string, error) {
 
 // notes says once what the drain assumed.
 func (o *DrainOptions) notes(out *whatif.DrainOutcome) {
-	if n := len(out.AssumedDaemonSets); n > 0 {
-		more := ""
-		if n > 1 {
-			more = fmt.Sprintf(" and %d more", n-1)
+	if ds := out.AssumedDaemonSets; len(ds) > 0 {
+		whose := "its"
+		if len(ds) > 1 {
+			whose = "their"
 		}
-		fmt.Fprintf(o.ErrOut, "note: the input has no DaemonSet %s%s: its pods are taken as managed by an existing DaemonSet\n",
-			oneLine(out.AssumedDaemonSets[0]), more)
+		fmt.Fprintln(o.ErrOut, termtext.Fold("note: the input has no DaemonSet "+oneLine(ds[0]), ds)+
+			": "+whose+" pods are taken as managed by an existing DaemonSet")
 	}
 	if out.PendingBefore > 0 && !o.IncludePending {
 		fmt.Fprintf(o.ErrOut, "note: %d pods were Pending before the drain: they keep their state and are not placed, though they compete with the replacements in a real drain (--include-pending places them)\n",

@@ -108,7 +108,14 @@ func (o *DumpOptions) Run() error {
 	// -n lists the pods of one namespace (detail blocks, json, yaml); the
 	// one-row-per-node table counts every pod, as the scheduler does.
 	ns := o.Input.Namespace()
-	warnEmptyNamespace(o.ErrOut, m, ns)
+	if ns != "" && !namespaceHasPods(m, ns) {
+		// As kubectl get: the message alone for the tables, the data
+		// alone (nodes without pods) for the structured formats.
+		if o.Output.rowsOutput() {
+			noResourcesFound(o.ErrOut, ns)
+			return nil
+		}
+	}
 	listed := dumpInNamespace(d, ns)
 	var detail func(printers.TableOptions) error
 	if len(o.Nodes) > 0 {

@@ -31,7 +31,7 @@ var exitCodes = []struct {
 	meaning string
 }{
 	{ExitOK, "success; requested --pod/--pod-file: the pod fits some node; why: every pod would be scheduled"},
-	{ExitError, "runtime error (unreachable server, refused, bad input file); requested --pod: fits no node; why: some pod stays Pending"},
+	{ExitError, "runtime error (unreachable server, refused, bad input file); requested --pod: fits no node; why: some pod stays Pending; simulate --pending/--pod-file: some pod ends Unschedulable"},
 	{ExitUsage, "usage error: unknown command, flag, output format, column or resource, bad or conflicting flag values (-n with -A); requested --pod and why: any error"},
 	{ExitDiffer, "compare, diff: the two sides differ"},
 	{ExitInterrupted, "interrupted (Ctrl-C)"},

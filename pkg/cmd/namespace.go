@@ -26,17 +26,20 @@ func noResourcesFound(w io.Writer, ns string) {
 // names a namespace holding no pod of the input (bound or pending): the
 // view still shows the nodes, whose totals never depend on -n.
 func warnEmptyNamespace(w io.Writer, m *model.Model, ns string) {
-	if ns == "" {
-		return
-	}
-	for _, p := range m.Pending {
-		if p.Namespace == ns {
-			return
-		}
-	}
-	if cachedPod(m, func(p *v1.Pod) bool { return p.Namespace == ns }) == nil {
+	if ns != "" && !namespaceHasPods(m, ns) {
 		noResourcesFound(w, ns)
 	}
+}
+
+// namespaceHasPods reports whether the input holds a pod of ns, bound or
+// pending.
+func namespaceHasPods(m *model.Model, ns string) bool {
+	for _, p := range m.Pending {
+		if p.Namespace == ns {
+			return true
+		}
+	}
+	return cachedPod(m, func(p *v1.Pod) bool { return p.Namespace == ns }) != nil
 }
 
 // dumpInNamespace returns a copy of d whose nodes list only the pods (and

@@ -92,8 +92,17 @@ func TestNamespaceDump(t *testing.T) {
 // node, is said on stderr as kubectl says it; exit 0.
 func TestNoResourcesFound(t *testing.T) {
 	noKubeconfig(t)
+	// dump: the line alone as a table (as kubectl get pods), the nodes
+	// without pods alone as JSON (as kubectl get -o json's empty list).
+	if r := run(t, "", "dump", "-f", edgeCluster, "-n", "nosuch"); r.code != 0 || r.stdout != "" ||
+		!strings.HasSuffix(r.stderr, "\nNo resources found in nosuch namespace.\n") {
+		t.Errorf("dump -n nosuch: exit %d, stdout %q, stderr %q; want only the line", r.code, r.stdout, r.stderr)
+	}
+	if r := run(t, "", "dump", "-f", edgeCluster, "-n", "nosuch", "-o", "json"); r.code != 0 || !strings.Contains(r.stdout, `"kind": "CacheDump"`) ||
+		strings.Contains(r.stderr, "No resources") {
+		t.Errorf("dump -n nosuch -o json: exit %d, stderr %q; want only the data", r.code, r.stderr)
+	}
 	for _, args := range [][]string{
-		{"dump", "-f", edgeCluster, "-n", "nosuch"},
 		{"requested", "-f", edgeCluster, "-n", "nosuch"},
 		{"snapshot", "-f", edgeCluster, "-n", "nosuch"},
 	} {

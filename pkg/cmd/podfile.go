@@ -22,7 +22,9 @@ var workloadKinds = []schema.GroupKind{
 // reader and limits as -f). Errors name the file: no pod or workload in it,
 // or more than one.
 func readPodFile(name string, stdin io.Reader, limits load.Limits, warnings io.Writer) (*decide.Workload, error) {
-	c, err := load.ReadFiles(load.FileOptions{Filenames: []string{name}, Stdin: stdin, Limits: limits, ExtraKinds: workloadKinds}, warnings)
+	// The pod is hypothetical: the UID derived for it when it has none
+	// goes unsaid (it keys the pod in this run only, the same every run).
+	c, err := load.ReadFiles(load.FileOptions{Filenames: []string{name}, Stdin: stdin, Limits: limits, ExtraKinds: workloadKinds, Hypothetical: true}, warnings)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,12 @@ check), or where kube-scheduler v1.36 would place it (its own filters and
 scores, default profile or --config) against the cache at that moment, earlier
 assumed pods included; a pod no node takes is reported unschedulable, with the
 scheduler's FailedScheduling message, and not assumed. Placement is always
-v1.36's; --kube-version shapes the cache it runs over.
+v1.36's; --kube-version shapes the cache it runs over. Pods of equal priority
+are taken by creation time, but a freshly started kube-scheduler queues them as
+its informer lists them, an order that is not guaranteed. When several nodes
+share the highest score, the row says so and names them (tiedNodes in -o json):
+kube-scheduler may bind the pod to any of them, and every later placement may
+then differ.
 
 The cache behaves as kube-scheduler --kube-version (default: the live API
 server's version, or v1.36 with -f): its transitions, errors and accounting
@@ -63,6 +68,9 @@ requested cpu and memory after it, and the cache's error verbatim), the nodes
 touched with their requests before and after, and each pod's final state. With
 -o json or yaml the same data is kind Simulation. Same input, same output: the
 wall clock is never read.
+
+Exit status (--pending, --pod-file): 1 when some pod ends Unschedulable, as
+why exits 1 when a pod would stay Pending; 0 when every pod was placed.
 
 Scripts (--script FILE) replace the timeline with explicit operations.
 ` + script.Help
@@ -422,5 +430,23 @@ func (o *SimulateOptions) Run() error {
 		return usageError(err)
 	}
 	out.WhatIf = o.WhatIf.report()
-	return o.Output.PrintTable(o.Out, out, func(t printers.TableOptions) (*printers.Table, error) { return printers.TimelineTable(out, t) }, nil)
+	if err := o.Output.PrintTable(o.Out, out, func(t printers.TableOptions) (*printers.Table, error) { return printers.TimelineTable(out, t) }, nil); err != nil {
+		return err
+	}
+	if steps == nil {
+		return simulationOutcome(out)
+	}
+	return nil
+}
+
+// simulationOutcome maps a placement run (--pending, --pod-file) to the
+// exit status, as why does: 1, silently, when a pod ends Unschedulable (no
+// node took it). Scripts say what they test in their own steps and exit 0.
+func simulationOutcome(s *v1alpha1.Simulation) error {
+	for _, p := range s.Pods {
+		if p.State == string(simulate.StateUnschedulable) {
+			return &exitError{code: ExitError, err: errNotScheduled, silent: true}
+		}
+	}
+	return nil
 }

@@ -15,14 +15,14 @@ import (
 // fields, the ratios (0.4120) of mean, standard deviation and maximum.
 // With -o wide: EXIT, the plain command's exit code under it, and FILE.
 func ConfigComparisonTable(c *v1alpha1.ConfigComparison) *Table {
-	t := &Table{Columns: []Column{{Name: "CONFIG", Truncate: true},
+	t := &Table{Columns: []Column{{Name: "CONFIG"},
 		{Name: "PODS", Numeric: true}, {Name: "PLACED", Numeric: true}, {Name: "PENDING", Numeric: true},
 		{Name: "NODES USED", Numeric: true, CSV: []string{"NODES_USED", "SCHEDULABLE_NODES"}}}}
 	for _, r := range []string{"CPU", "MEMORY", "PODS USED"} {
 		f := strings.ReplaceAll(r, " ", "_")
 		t.Columns = append(t.Columns, Column{Name: r, CSV: []string{f + "_MEAN", f + "_SD", f + "_MAX"}})
 	}
-	t.Columns = append(t.Columns, Column{Name: "EXIT", Wide: true, Numeric: true}, Column{Name: "FILE", Wide: true, Truncate: true})
+	t.Columns = append(t.Columns, Column{Name: "EXIT", Wide: true, Numeric: true}, Column{Name: "FILE", Wide: true})
 	for i := range c.Configs {
 		o := &c.Configs[i]
 		row := []Cell{text(o.Config), count(int64(o.Pods)), count(int64(o.Placed)), count(int64(o.Pending)),

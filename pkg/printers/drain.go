@@ -10,9 +10,9 @@ import (
 // "(nominated)"), MESSAGE; with -o wide BUDGET (the PodDisruptionBudget
 // involved) and REPLACEMENT (the replacement's name).
 func DrainTable(r *v1alpha1.DrainReport) *Table {
-	t := &Table{Columns: []Column{{Name: "POD", Truncate: true}, {Name: "FROM", Truncate: true}, {Name: "RESULT"},
-		{Name: "NODE", Truncate: true}, {Name: "MESSAGE", Truncate: true, Text: true},
-		{Name: "BUDGET", Wide: true, Truncate: true}, {Name: "REPLACEMENT", Wide: true, Truncate: true}}}
+	t := &Table{Columns: []Column{{Name: "POD"}, {Name: "FROM"}, {Name: "RESULT"},
+		{Name: "NODE"}, {Name: "MESSAGE", Text: true},
+		{Name: "BUDGET", Wide: true}, {Name: "REPLACEMENT", Wide: true}}}
 	for i := range r.Pods {
 		p := &r.Pods[i]
 		node := text(orNone(p.Node))

@@ -36,7 +36,7 @@ func DumpTable(d *v1alpha1.CacheDump, opts TableOptions) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Table{Columns: []Column{{Name: "NAME", Truncate: true}, {Name: "ZONE"}}}
+	t := &Table{Columns: []Column{{Name: "NAME"}, {Name: "ZONE"}}}
 	for _, name := range order {
 		c := usageColumn(name)
 		if name == "pods" {
@@ -48,7 +48,7 @@ func DumpTable(d *v1alpha1.CacheDump, opts TableOptions) (*Table, error) {
 	t.Columns = append(t.Columns,
 		Column{Name: "NON-ZERO-CPU", Wide: true, Numeric: true, CSV: []string{"NON-ZERO-CPU" + csvUnit("cpu")}},
 		Column{Name: "NON-ZERO-MEMORY", Wide: true, Numeric: true, CSV: []string{"NON-ZERO-MEMORY" + csvUnit("memory")}},
-		Column{Name: "NOMINATED", Wide: true, Truncate: true, Text: true},
+		Column{Name: "NOMINATED", Wide: true, Text: true},
 		Column{Name: "IMAGES", Wide: true, Numeric: true},
 		Column{Name: "GENERATION", Wide: true, Numeric: true})
 	for i := range d.Nodes {

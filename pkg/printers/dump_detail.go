@@ -62,7 +62,7 @@ func printNodeDetail(w io.Writer, n *v1alpha1.NodeDump, opts TableOptions) error
 }
 
 // section prints a title and the table indented by two spaces; colour as
-// opts allow, never truncated (detail blocks are read, not scanned).
+// opts allow, fitted to the terminal by the width rule like any table.
 func section(w io.Writer, title string, t *Table, opts TableOptions) error {
 	if _, err := fmt.Fprintln(w, title); err != nil {
 		return err
@@ -71,7 +71,7 @@ func section(w io.Writer, title string, t *Table, opts TableOptions) error {
 		return nil
 	}
 	var buf bytes.Buffer
-	if err := t.Render(&buf, TableOptions{Color: opts.Color}); err != nil {
+	if err := t.Render(&buf, sectionOptions(opts)); err != nil {
 		return err
 	}
 	for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
@@ -82,6 +82,21 @@ func section(w io.Writer, title string, t *Table, opts TableOptions) error {
 	return nil
 }
 
+// sectionOptions are the options of a table printed within a detail view
+// or after another table: colour, and the width rule within the two-space
+// indent (-o wide: never fitted).
+func sectionOptions(opts TableOptions) TableOptions {
+	out := TableOptions{Color: opts.Color, Wide: opts.Wide}
+	if opts.MaxWidth > indentWidth {
+		out.MaxWidth = opts.MaxWidth - indentWidth
+	}
+	return out
+}
+
+// indentWidth is the indent of a section's table.
+const indentWidth = 2
+
+// podTable: the lists (OTHER, HOST-PORTS, PVCS) wrap on a narrow terminal.
 func podTable(pods []v1alpha1.PodDump) *Table {
 	t := newTable("NAMESPACE", "NAME", "STATE", "PHASE", "CPU", "MEMORY", "NON-ZERO-CPU", "NON-ZERO-MEMORY", "OTHER", "HOST-PORTS", "PVCS")
 	for _, p := range pods {
@@ -92,6 +107,9 @@ func podTable(pods []v1alpha1.PodDump) *Table {
 		t.add(p.Namespace, p.Name, state, p.Phase, MilliCPU(p.Requested.MilliCPU), Bytes(p.Requested.Memory),
 			MilliCPU(p.NonZeroRequested.MilliCPU), Bytes(p.NonZeroRequested.Memory), otherResources(&p.Requested),
 			listOrNone(p.HostPorts), listOrNone(p.PVCs))
+	}
+	for _, i := range []int{8, 9, 10} {
+		t.Columns[i].Text = true
 	}
 	return t
 }

@@ -24,7 +24,7 @@ func NodeOrderTable(o *v1alpha1.NodeOrder, opts TableOptions) *Table {
 	if len(o.Cycles) > 0 {
 		return cyclesTable(o, opts)
 	}
-	t := &Table{Columns: []Column{{Name: "#", Numeric: true, Ascending: true}, {Name: "NODE", Truncate: true}, {Name: "ZONE"},
+	t := &Table{Columns: []Column{{Name: "#", Numeric: true, Ascending: true}, {Name: "NODE"}, {Name: "ZONE"},
 		{Name: "ROUND", Numeric: true, Ascending: true}}}
 	for i := range o.Order {
 		s := &o.Order[i]
@@ -37,7 +37,7 @@ func NodeOrderTable(o *v1alpha1.NodeOrder, opts TableOptions) *Table {
 
 func cyclesTable(o *v1alpha1.NodeOrder, opts TableOptions) *Table {
 	t := &Table{Columns: []Column{{Name: "CYCLE", Numeric: true, Ascending: true}, {Name: "START", Numeric: true, Ascending: true},
-		{Name: "EXAMINED", Numeric: true, CSV: []string{"EXAMINED", "NODES-IN-TREE"}}, {Name: "FIRST"}, {Name: "LAST"}, {Name: "NODES", Truncate: true, Text: true}}}
+		{Name: "EXAMINED", Numeric: true, CSV: []string{"EXAMINED", "NODES-IN-TREE"}}, {Name: "FIRST"}, {Name: "LAST"}, {Name: "NODES", Text: true}}}
 	for i := range o.Cycles {
 		c := &o.Cycles[i]
 		nodes := abbreviate(c.Nodes, 6)

@@ -40,7 +40,7 @@ func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, err
 		return nil, err
 	}
 	limits := nodesHaveLimits(r)
-	t := &Table{Columns: []Column{{Name: "NAME", Truncate: true}}}
+	t := &Table{Columns: []Column{{Name: "NAME"}}}
 	for _, name := range order {
 		wide, hidden := resourceVisibility(shown, name, len(opts.Resources) > 0)
 		use, free := usageColumn(name), quantityColumn(strings.ToUpper(name)+"-FREE", name)
@@ -56,12 +56,12 @@ func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, err
 	t.Columns = append(t.Columns, Column{Name: "NON-ZERO-CPU", Wide: true, Numeric: true, CSV: []string{"NON-ZERO-CPU" + csvUnit("cpu")}},
 		Column{Name: "NON-ZERO-MEMORY", Wide: true, Numeric: true, CSV: []string{"NON-ZERO-MEMORY" + csvUnit("memory")}})
 	if r.Pod != nil {
-		t.Columns = append(t.Columns, Column{Name: "FITS", Truncate: true, Text: true})
+		t.Columns = append(t.Columns, Column{Name: "FITS", Text: true})
 	}
 	var placeholders, ghosts []string
 	for i := range r.Nodes {
 		n := &r.Nodes[i]
-		t.Rows = append(t.Rows, requestedRow(n, r, order, limits))
+		t.Rows = append(t.Rows, requestedRow(n, r, order, limits, Quantity))
 		t.Items = append(t.Items, n)
 		t.Keys = append(t.Keys, n.Name)
 		switch {
@@ -71,7 +71,8 @@ func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, err
 			ghosts = append(ghosts, n.Name)
 		}
 	}
-	t.Footer = [][]Cell{requestedRow(&r.Total, r, order, limits)}
+	// Sums over the nodes: cpu in cores (72335m reads better as 72.335).
+	t.Footer = [][]Cell{requestedRow(&r.Total, r, order, limits, TotalQuantity)}
 	// The NAME cell stays one word (for awk); these lines say which rows
 	// have no node object.
 	if len(placeholders) > 0 {
@@ -84,7 +85,9 @@ func RequestedTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, err
 	return t, nil
 }
 
-func requestedRow(n *v1alpha1.NodeRequested, r *v1alpha1.RequestedReport, resources []string, limits bool) []Cell {
+// requestedRow is one node's row, or the TOTAL row, its quantities
+// rendered by q.
+func requestedRow(n *v1alpha1.NodeRequested, r *v1alpha1.RequestedReport, resources []string, limits bool, q func(string, int64) string) []Cell {
 	name := text(n.Name)
 	if n.Placeholder || n.Ghost {
 		name.Text = yellow(name.Text)
@@ -92,20 +95,20 @@ func requestedRow(n *v1alpha1.NodeRequested, r *v1alpha1.RequestedReport, resour
 	row := []Cell{name}
 	for _, res := range resources {
 		req, alloc := n.Amounts(res)
-		free := quantityCell(res, alloc-req)
+		free := quantityCellIn(res, alloc-req, q)
 		if n.Placeholder || req == 0 && alloc == 0 && res != "pods" {
 			free = dash()
 		}
-		row = append(row, markOverflow(usageCell(res, req, alloc), res, n.Overflow), percentCell(req, alloc), free)
+		row = append(row, markOverflow(usageCellIn(res, req, alloc, q), res, n.Overflow), percentCell(req, alloc), free)
 		if limits && res != "pods" {
 			var lim int64
 			if n.Limits != nil {
 				lim = amount(n.Limits, res)
 			}
-			row = append(row, limitsUsageCell(res, lim, alloc))
+			row = append(row, limitsUsageCell(res, lim, alloc, q))
 		}
 	}
-	row = append(row, quantityCell("cpu", n.NonZeroRequested.MilliCPU), quantityCell("memory", n.NonZeroRequested.Memory))
+	row = append(row, quantityCellIn("cpu", n.NonZeroRequested.MilliCPU, q), quantityCellIn("memory", n.NonZeroRequested.Memory, q))
 	if r.Pod != nil {
 		row = append(row, fitCell(n.Fit))
 	}

@@ -40,8 +40,8 @@ func limitsUsageColumn(res string) Column {
 }
 
 // limitsUsageCell is a node's limits of res against allocatable.
-func limitsUsageCell(res string, limits, alloc int64) Cell {
-	c := usageCell(res, limits, alloc)
+func limitsUsageCell(res string, limits, alloc int64, q func(string, int64) string) Cell {
+	c := usageCellIn(res, limits, alloc, q)
 	c.CSV = []string{c.CSV[0], c.CSV[2]}
 	return c
 }
@@ -103,14 +103,15 @@ func amountColumns(t *Table, r *v1alpha1.RequestedReport, opts TableOptions, lim
 
 // amountCells are a row's cells of the columns amountColumns added: "-"
 // for a resource other than cpu and memory the row does not request, and
-// for a limit no pod of the row sets.
-func amountCells(a *amountsRow, resources []string, limits bool) []Cell {
+// for a limit no pod of the row sets. q renders the amounts (TotalQuantity
+// for sums: TOTAL rows, namespaces).
+func amountCells(a *amountsRow, resources []string, limits bool, q func(string, int64) string) []Cell {
 	var row []Cell
 	cell := func(res string, v int64) Cell {
 		if v == 0 && res != "cpu" && res != "memory" {
 			return dash()
 		}
-		return quantityCell(res, v)
+		return quantityCellIn(res, v, q)
 	}
 	for _, res := range resources {
 		row = append(row, cell(res, amount(&a.requested, res)))
@@ -118,19 +119,19 @@ func amountCells(a *amountsRow, resources []string, limits bool) []Cell {
 			// "-": no pod of the row sets a limit on res.
 			lim := dash()
 			if a.limits != nil && amount(a.limits, res) != 0 {
-				lim = quantityCell(res, amount(a.limits, res))
+				lim = quantityCellIn(res, amount(a.limits, res), q)
 			}
 			row = append(row, lim)
 		}
 	}
-	return append(row, quantityCell("cpu", a.nonZero.MilliCPU), quantityCell("memory", a.nonZero.Memory))
+	return append(row, quantityCellIn("cpu", a.nonZero.MilliCPU, q), quantityCellIn("memory", a.nonZero.Memory, q))
 }
 
 // RequestedPodsTable is the table of requested --pods: NAMESPACE, NAME,
 // NODE and the pod's requests as the scheduler counts them on its node.
 func RequestedPodsTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, error) {
 	limits := len(r.Pods) > 0 && r.Pods[0].Limits != nil
-	t := &Table{Columns: []Column{{Name: "NAMESPACE", Truncate: true}, {Name: "NAME", Truncate: true}, {Name: "NODE", Truncate: true}}}
+	t := &Table{Columns: []Column{{Name: "NAMESPACE"}, {Name: "NAME"}, {Name: "NODE"}}}
 	order, err := amountColumns(t, r, opts, limits)
 	if err != nil {
 		return nil, err
@@ -140,21 +141,21 @@ func RequestedPodsTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table,
 		p := &r.Pods[i]
 		a := amountsRow{requested: p.Requested, nonZero: p.NonZeroRequested, limits: p.Limits}
 		total.add(&a)
-		t.Rows = append(t.Rows, append([]Cell{text(p.Namespace), text(p.Name), text(p.Node)}, amountCells(&a, order, limits)...))
+		t.Rows = append(t.Rows, append([]Cell{text(p.Namespace), text(p.Name), text(p.Node)}, amountCells(&a, order, limits, Quantity)...))
 		t.Items = append(t.Items, p)
 		t.Keys = append(t.Keys, p.Namespace+"/"+p.Name)
 	}
-	t.Footer = [][]Cell{append([]Cell{text("TOTAL"), text(""), text("")}, amountCells(&total, order, limits)...)}
+	t.Footer = [][]Cell{append([]Cell{text("TOTAL"), text(""), text("")}, amountCells(&total, order, limits, TotalQuantity)...)}
 	t.Reorder = func(perm []int) { r.Pods = Permute(r.Pods, perm) }
 	return t, nil
 }
 
 // RequestedNamespacesTable is the table of requested --by namespace:
 // NAMESPACE, its PODS and the NODES they are on, and the sum of the pods'
-// requests.
+// requests (sums over nodes: cpu in cores, as TOTAL rows).
 func RequestedNamespacesTable(r *v1alpha1.RequestedReport, opts TableOptions) (*Table, error) {
 	limits := len(r.Namespaces) > 0 && r.Namespaces[0].Limits != nil
-	t := &Table{Columns: []Column{{Name: "NAMESPACE", Truncate: true}, {Name: "PODS", Numeric: true}, {Name: "NODES", Numeric: true}}}
+	t := &Table{Columns: []Column{{Name: "NAMESPACE"}, {Name: "PODS", Numeric: true}, {Name: "NODES", Numeric: true}}}
 	order, err := amountColumns(t, r, opts, limits)
 	if err != nil {
 		return nil, err
@@ -166,11 +167,11 @@ func RequestedNamespacesTable(r *v1alpha1.RequestedReport, opts TableOptions) (*
 		a := amountsRow{requested: ns.Requested, nonZero: ns.NonZeroRequested, limits: ns.Limits}
 		total.add(&a)
 		pods += ns.Pods
-		t.Rows = append(t.Rows, append([]Cell{text(ns.Namespace), count(int64(ns.Pods)), count(int64(ns.Nodes))}, amountCells(&a, order, limits)...))
+		t.Rows = append(t.Rows, append([]Cell{text(ns.Namespace), count(int64(ns.Pods)), count(int64(ns.Nodes))}, amountCells(&a, order, limits, TotalQuantity)...))
 		t.Items = append(t.Items, ns)
 		t.Keys = append(t.Keys, ns.Namespace)
 	}
-	t.Footer = [][]Cell{append([]Cell{text("TOTAL"), text(fmt.Sprintf("%d", pods)), text("")}, amountCells(&total, order, limits)...)}
+	t.Footer = [][]Cell{append([]Cell{text("TOTAL"), text(fmt.Sprintf("%d", pods)), text("")}, amountCells(&total, order, limits, TotalQuantity)...)}
 	t.Reorder = func(perm []int) { r.Namespaces = Permute(r.Namespaces, perm) }
 	return t, nil
 }

@@ -34,7 +34,11 @@ func usageColumn(res string) Column {
 
 // usageCell renders requested of allocatable, coloured by the scheme; "-"
 // for a resource the node neither has nor uses (pods always show).
-func usageCell(res string, req, alloc int64) Cell {
+func usageCell(res string, req, alloc int64) Cell { return usageCellIn(res, req, alloc, Quantity) }
+
+// usageCellIn is usageCell with quantities rendered by q (TotalQuantity
+// for TOTAL rows).
+func usageCellIn(res string, req, alloc int64, q func(string, int64) string) Cell {
 	pct := ""
 	if alloc > 0 {
 		pct = fmt.Sprintf("%d", req*100/alloc)
@@ -44,7 +48,7 @@ func usageCell(res string, req, alloc int64) Cell {
 		c.Text = "-"
 		return c
 	}
-	c.Text = usageColor(fmt.Sprintf("%s/%s (%s)", Quantity(res, req), Quantity(res, alloc), Percent(req, alloc)), req, alloc)
+	c.Text = usageColor(fmt.Sprintf("%s/%s (%s)", q(res, req), q(res, alloc), Percent(req, alloc)), req, alloc)
 	return c
 }
 
@@ -91,8 +95,11 @@ func quantityColumn(name, res string) Column {
 }
 
 // quantityCell is an amount of res; negative amounts are red.
-func quantityCell(res string, v int64) Cell {
-	c := Cell{Text: Quantity(res, v), Sort: float64(v), CSV: []string{fmt.Sprintf("%d", v)}}
+func quantityCell(res string, v int64) Cell { return quantityCellIn(res, v, Quantity) }
+
+// quantityCellIn is quantityCell with the amount rendered by q.
+func quantityCellIn(res string, v int64, q func(string, int64) string) Cell {
+	c := Cell{Text: q(res, v), Sort: float64(v), CSV: []string{fmt.Sprintf("%d", v)}}
 	if v < 0 {
 		c.Text = red(c.Text)
 	}

@@ -36,9 +36,9 @@ func TimelineTable(s *v1alpha1.Simulation, opts TableOptions) (*Table, error) {
 		cols = append(cols, Column{Name: "STEP", Numeric: true, Ascending: true})
 	}
 	cols = append(cols, Column{Name: "TIME", Numeric: true, Ascending: true, CSV: []string{"TIME(milliseconds)"}}, Column{Name: "EVENT"},
-		Column{Name: "POD", Truncate: true}, Column{Name: "NODE", Truncate: true}, Column{Name: "STATE"},
+		Column{Name: "POD"}, Column{Name: "NODE"}, Column{Name: "STATE"},
 		quantityColumn("CPU", "cpu"), quantityColumn("MEMORY", "memory"),
-		Column{Name: "PODS", Wide: true, Numeric: true}, Column{Name: "ERROR"}, Column{Name: "NOTE", Truncate: true, Text: true})
+		Column{Name: "PODS", Wide: true, Numeric: true}, Column{Name: "ERROR", Text: true}, Column{Name: "NOTE", Text: true})
 	t := &Table{Columns: cols}
 	for i := range s.Events {
 		t.Rows = append(t.Rows, timelineRow(&s.Events[i], script))
@@ -107,7 +107,13 @@ func printSimulatedNodes(w io.Writer, nodes []v1alpha1.SimulatedNode, opts Table
 		}
 		t.add(row...)
 	}
-	return t.Render(w, TableOptions{Color: opts.Color})
+	return t.Render(w, afterOptions(opts))
+}
+
+// afterOptions are the options of the tables after the timeline: colour
+// and the width rule, as the timeline's.
+func afterOptions(opts TableOptions) TableOptions {
+	return TableOptions{Color: opts.Color, Wide: opts.Wide, MaxWidth: opts.MaxWidth}
 }
 
 func usageCells(u *v1alpha1.NodeUsage) (cpu, mem, pods string) {
@@ -132,7 +138,8 @@ func printSimulatedPods(w io.Writer, pods []v1alpha1.SimulatedPod, opts TableOpt
 		}
 		t.add(append(row, p.Detail)...)
 	}
-	return t.Render(w, TableOptions{Color: opts.Color})
+	t.Columns[len(t.Columns)-1].Text = true // DETAIL: FailedScheduling messages
+	return t.Render(w, afterOptions(opts))
 }
 
 // simulationStates is the order states are counted in the summary.

@@ -24,7 +24,7 @@ func PrintSnapshot(w io.Writer, s *v1alpha1.Snapshot, opts TableOptions) error {
 func SnapshotTable(s *v1alpha1.Snapshot, opts TableOptions) *Table {
 	aff, anti := setOf(s.HavePodsWithAffinity), setOf(s.HavePodsWithRequiredAntiAffinity)
 	t := &Table{
-		Columns: []Column{{Name: "#", Numeric: true, Ascending: true}, {Name: "NODE", Truncate: true}, {Name: "ZONE"}, {Name: "PODS", Numeric: true},
+		Columns: []Column{{Name: "#", Numeric: true, Ascending: true}, {Name: "NODE"}, {Name: "ZONE"}, {Name: "PODS", Numeric: true},
 			{Name: "POD-AFFINITY"}, {Name: "REQUIRED-ANTI-AFFINITY"}, {Name: "GENERATION", Wide: true, Numeric: true}},
 		Before: []string{fmt.Sprintf("Generation: %d", s.Generation)},
 	}

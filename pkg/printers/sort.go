@@ -120,6 +120,12 @@ func csvFields(c Column, row []Cell, i int) []string {
 		return cell.CSV
 	}
 	out := make([]string, n)
-	out[0] = plain(cell.Text)
+	if v := plain(cell.Text); v != none {
+		// A table's <none> is an empty field: what is absent is no value.
+		out[0] = v
+	}
 	return out
 }
+
+// none is kubectl's table cell for an absent value.
+const none = "<none>"

@@ -7,7 +7,8 @@
 // Each kind's one-row-per-object view is a Table: its columns (default,
 // -o wide, or only on request), its rows, and how to sort them. Arrange
 // applies the user's --columns, --sort-by and --reverse; Render prints it as
-// a table (truncating long names to a terminal's width) and RenderCSV as CSV.
+// a table (fitted to a terminal's width by wrapping, never cut) and
+// RenderCSV as CSV.
 package printers
 
 import (
@@ -18,7 +19,6 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
@@ -45,8 +45,9 @@ type TableOptions struct {
 	// Resources, when set, are the resources given resource columns
 	// (--resources), for the kinds that have them (requested, dump).
 	Resources []string
-	// MaxWidth, when positive, is the width lines must fit: long names and
-	// messages are cut with "…". Set only when stdout is a terminal.
+	// MaxWidth, when positive, is the terminal's width: tables wider than
+	// that wrap their free-text columns or print a block per row (fit.go);
+	// nothing is cut. Set only when stdout is a terminal.
 	MaxWidth int
 	// Table asks for the one-row-per-object table even where the kind
 	// prints detail blocks by default (dump --node, why POD).
@@ -69,9 +70,9 @@ type Column struct {
 	// Numeric columns sort by Cell.Sort, largest first, or smallest first
 	// when Ascending (positions: #, ROUND, TIME).
 	Numeric, Ascending bool
-	// Truncate allows cutting the column's cells with "…" to fit MaxWidth;
-	// Text columns (messages, notes, lists) are cut before names.
-	Truncate, Text bool
+	// Text columns (messages, notes, errors, lists) wrap at spaces to fit
+	// MaxWidth; other columns (names, quantities) are never broken.
+	Text bool
 	// CSV are the column's CSV header fields (default: Name); a column
 	// showing "requested/allocatable (pct)" has three.
 	CSV []string
@@ -224,8 +225,9 @@ func (t *Table) header() []string {
 
 // Render writes the table: Before lines, header, rows, footer rows, After
 // lines; only the rows with NoHeaders. Colour marks become ANSI colour
-// with opts.Color and are dropped otherwise; with opts.MaxWidth, the
-// Truncate columns are cut to fit.
+// with opts.Color and are dropped otherwise. With opts.MaxWidth (a
+// terminal), a table wider than that is fitted by the width rule (fit.go):
+// free-text columns wrap, or else each row becomes a block; nothing is cut.
 func (t *Table) Render(w io.Writer, opts TableOptions) error {
 	rows := t.Rows
 	if !opts.NoHeaders {
@@ -236,16 +238,33 @@ func (t *Table) Render(w io.Writer, opts TableOptions) error {
 		lines[r] = make([]string, len(t.Columns))
 		for i := range t.Columns {
 			if i < len(row) {
-				lines[r][i] = paint(row[i].Text, opts.Color)
+				lines[r][i] = row[i].Text
 			}
 		}
-	}
-	if opts.MaxWidth > 0 {
-		t.truncate(lines, opts.MaxWidth, !opts.NoHeaders)
 	}
 	if !opts.NoHeaders {
 		if err := writeLines(w, t.Before); err != nil {
 			return err
+		}
+	}
+	if opts.MaxWidth > 0 && !opts.Wide && !opts.NoHeaders && len(t.Columns) > 0 {
+		f := t.fit(lines, opts.MaxWidth)
+		if f.blocks {
+			if err := t.renderBlocks(w, lines, opts.MaxWidth, opts.Color); err != nil {
+				return err
+			}
+			after := t.After
+			if len(after) > 0 && after[0] != "" {
+				// The summary apart from the last block.
+				after = append([]string{""}, after...)
+			}
+			return writeLines(w, after)
+		}
+		lines = f.cells
+	}
+	for _, l := range lines {
+		for i := range l {
+			l[i] = paint(l[i], opts.Color)
 		}
 	}
 	if err := renderGrid(w, t.header(), lines, opts.NoHeaders); err != nil {
@@ -268,55 +287,6 @@ func writeLines(w io.Writer, lines []string) error {
 
 // gap is the space between columns, as kubectl's tabwriter leaves.
 const gap = 3
-
-// minTruncatedWidth is the narrowest a truncated column gets.
-const minTruncatedWidth = 12
-
-// truncate cuts the cells of Truncate columns until the lines fit
-// maxWidth or no such column can shrink further: free text first, then
-// names, the widest column of each kind first.
-func (t *Table) truncate(lines [][]string, maxWidth int, withHeader bool) {
-	widths := make([]int, len(t.Columns))
-	for i, c := range t.Columns {
-		if withHeader {
-			widths[i] = twwidth.Width(c.Name)
-		}
-		for _, l := range lines {
-			widths[i] = max(widths[i], twwidth.Width(l[i]))
-		}
-	}
-	total := gap * (len(widths) - 1)
-	for _, w := range widths {
-		total += w
-	}
-	limits := append([]int(nil), widths...)
-	for _, textFirst := range []bool{true, false} {
-		for total > maxWidth {
-			widest := -1
-			for i, c := range t.Columns {
-				floor := max(minTruncatedWidth, twwidth.Width(c.Name))
-				if c.Truncate && (c.Text || !textFirst) && limits[i] > floor && (widest < 0 || limits[i] > limits[widest]) {
-					widest = i
-				}
-			}
-			if widest < 0 {
-				break
-			}
-			limits[widest]--
-			total--
-		}
-	}
-	for i := range t.Columns {
-		if limits[i] == widths[i] {
-			continue
-		}
-		for _, l := range lines {
-			if twwidth.Width(l[i]) > limits[i] {
-				l[i] = twwidth.Truncate(l[i], limits[i]-1) + "…"
-			}
-		}
-	}
-}
 
 // renderGrid lays out header and rows kubectl-style with tablewriter.
 func renderGrid(w io.Writer, header []string, rows [][]string, noHeaders bool) error {

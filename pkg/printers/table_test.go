@@ -65,7 +65,7 @@ func TestColourScheme(t *testing.T) {
 func sample() (*Table, *[]string) {
 	names := []string{"c", "b", "a"}
 	t := &Table{
-		Columns: []Column{{Name: "NAME", Truncate: true}, {Name: "N", Numeric: true}, {Name: "EXTRA", Wide: true},
+		Columns: []Column{{Name: "NAME"}, {Name: "N", Numeric: true}, {Name: "EXTRA", Wide: true},
 			{Name: "SECRET", Hidden: true}, {Name: "POS", Numeric: true, Ascending: true}},
 		Before: []string{"before"}, After: []string{"after"},
 	}
@@ -132,33 +132,70 @@ func TestArrangeUnknownColumns(t *testing.T) {
 	}
 }
 
-// TestTruncate: with a width, only Truncate columns are cut, free text
-// before names, never below 12 columns; without one (pipes) nothing is.
-func TestTruncate(t *testing.T) {
-	tb := &Table{Columns: []Column{{Name: "NAME", Truncate: true}, {Name: "CPU"}, {Name: "MESSAGE", Truncate: true, Text: true}}}
+// TestFitWraps: on a terminal narrower than the table, free text wraps
+// within its column at spaces, names are never cut, colour stays on each
+// line; without a width (pipes), with -o wide or --no-headers nothing
+// changes.
+func TestFitWraps(t *testing.T) {
+	tb := &Table{Columns: []Column{{Name: "NAME"}, {Name: "CPU"}, {Name: "MESSAGE", Text: true}}}
 	tb.Rows = [][]Cell{
-		{text("a-rather-long-node-name-01"), text("100m/4 (2%)"), text("0/3 nodes are available: 3 Insufficient cpu.")},
+		{text("a-rather-long-node-name-01"), text("100m/4 (2%)"), {Text: red("0/3 nodes are available: 3 Insufficient cpu.")}},
 		{text("short"), text("4/4 (100%)"), text("ok")},
 	}
-	full := render(t, tb, TableOptions{})
-	if strings.Contains(full, "…") {
-		t.Fatalf("truncated without a width:\n%s", full)
+	oneLine := "NAME                         CPU           MESSAGE\n" +
+		"a-rather-long-node-name-01   100m/4 (2%)   0/3 nodes are available: 3 Insufficient cpu.\n" +
+		"short                        4/4 (100%)    ok\n"
+	for _, opts := range []TableOptions{{}, {MaxWidth: 60, Wide: true}, {MaxWidth: 200}} {
+		if got := render(t, tb, opts); got != oneLine {
+			t.Errorf("%+v: got\n%s\nwant\n%s", opts, got, oneLine)
+		}
 	}
-	got := render(t, tb, TableOptions{MaxWidth: 60})
+	got := render(t, tb, TableOptions{MaxWidth: 70})
 	want := "NAME                         CPU           MESSAGE\n" +
-		"a-rather-long-node-name-01   100m/4 (2%)   0/3 nodes are av…\n" +
+		"a-rather-long-node-name-01   100m/4 (2%)   0/3 nodes are available: 3\n" +
+		"                                           Insufficient cpu.\n" +
 		"short                        4/4 (100%)    ok\n"
 	if got != want {
-		t.Errorf("width 60: got\n%s\nwant\n%s", got, want)
+		t.Errorf("width 70: got\n%s\nwant\n%s", got, want)
 	}
 	for _, l := range strings.Split(strings.TrimSpace(got), "\n") {
-		if n := len([]rune(l)); n > 60 {
+		if n := len([]rune(l)); n > 70 {
 			t.Errorf("line of %d columns: %q", n, l)
 		}
 	}
-	narrow := render(t, tb, TableOptions{MaxWidth: 20})
-	if !strings.Contains(narrow, "a-rather-lo… ") || !strings.Contains(narrow, "0/3 nodes a…") || !strings.Contains(narrow, "100m/4 (2%)") {
-		t.Errorf("width 20 should cut both names to 12 columns and keep CPU:\n%s", narrow)
+	coloured := render(t, tb, TableOptions{MaxWidth: 70, Color: true})
+	if !strings.Contains(coloured, "\x1b[31m0/3 nodes are available: 3\x1b[0m") || !strings.Contains(coloured, "\x1b[31mInsufficient cpu.\x1b[0m") {
+		t.Errorf("each wrapped line keeps its colour:\n%q", coloured)
+	}
+}
+
+// TestFitBlocks: when wrapping the free text is not enough, each row is a
+// block of "HEADER: value" lines; names stay whole.
+func TestFitBlocks(t *testing.T) {
+	tb := &Table{Columns: []Column{{Name: "POD"}, {Name: "NODE"}, {Name: "MESSAGE", Text: true}}}
+	tb.Rows = [][]Cell{
+		{text("team-a/checkout-557ddd9bd7-0"), text("worker-with-a-long-name-1"), text("0/12 nodes are available: 1 Too many pods.")},
+		{text("b/x"), text("-"), text("")},
+	}
+	tb.After = []string{"2 pods"}
+	got := render(t, tb, TableOptions{MaxWidth: 40})
+	want := "POD:      team-a/checkout-557ddd9bd7-0\n" +
+		"NODE:     worker-with-a-long-name-1\n" +
+		"MESSAGE:  0/12 nodes are available: 1\n" +
+		"          Too many pods.\n" +
+		"\n" +
+		"POD:      b/x\n" +
+		"NODE:     -\n" +
+		"\n" +
+		"2 pods\n"
+	if got != want {
+		t.Errorf("width 40: got\n%s\nwant\n%s", got, want)
+	}
+	// Without free text (a node table of quantities) rows stay whole on
+	// their line: blocks would only make them longer.
+	tb.Columns[2].Text = false
+	if got, piped := render(t, tb, TableOptions{MaxWidth: 40}), render(t, tb, TableOptions{}); got != piped {
+		t.Errorf("no free text, width 40: got\n%s\nwant\n%s", got, piped)
 	}
 }
 
@@ -169,7 +206,7 @@ func TestRenderCSV(t *testing.T) {
 		After: []string{"summary"}, Footer: [][]Cell{{text("TOTAL")}}}
 	tb.Rows = [][]Cell{
 		{text("n1"), usageCell("cpu", 3700, 4000), quantityCell("memory", 1536<<20), text("a, \"b\"")},
-		{text("n2"), usageCell("cpu", 0, 0), dash(), text("")},
+		{text("n2"), usageCell("cpu", 0, 0), dash(), text("<none>")},
 	}
 	var out strings.Builder
 	if err := tb.RenderCSV(&out, TableOptions{Color: true}); err != nil {
@@ -302,5 +339,23 @@ func TestRequestedTableMarksOverflow(t *testing.T) {
 		"placeholder (pods bound to a node that does not exist): gone\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestWrapWords: lines break at spaces and after list commas; a piece
+// wider than the column continues on the next line, nothing dropped.
+func TestWrapWords(t *testing.T) {
+	for _, tc := range []struct {
+		s     string
+		width int
+		want  []string
+	}{
+		{"a b c", 3, []string{"a b", "c"}},
+		{"ns/a,ns/b,ns/c", 10, []string{"ns/a,ns/b,", "ns/c"}},
+		{"pod 5a000000-0000-0003(x) is", 10, []string{"pod", "5a000000-0", "000-0003(x", ") is"}},
+	} {
+		if got := wrapWords(tc.s, tc.width); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("wrapWords(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
+		}
 	}
 }

@@ -14,6 +14,31 @@ func MilliCPU(m int64) string {
 	return fmt.Sprintf("%dm", m)
 }
 
+// Cores renders millicores as cores with up to three decimals, trailing
+// zeros dropped ("6411.735", "90.94", "4"): exact, and what kubectl top and
+// kube-capacity readers take in at a glance for sums over many nodes,
+// where millicores grow to seven digits. It is a valid cpu quantity too.
+func Cores(m int64) string {
+	neg, mag := "", uint64(m)
+	if m < 0 {
+		neg, mag = "-", uint64(-(m+1))+1
+	}
+	s := fmt.Sprintf("%s%d", neg, mag/1000)
+	if frac := mag % 1000; frac != 0 {
+		s += strings.TrimRight(fmt.Sprintf(".%03d", frac), "0")
+	}
+	return s
+}
+
+// TotalQuantity is Quantity for sums over nodes (TOTAL rows): cpu in
+// Cores, every other resource as Quantity renders it.
+func TotalQuantity(name string, v int64) string {
+	if name == "cpu" {
+		return Cores(v)
+	}
+	return Quantity(name, v)
+}
+
 // Bytes renders bytes with binary suffixes: exact multiples as "512Mi",
 // otherwise one decimal ("12.5Gi"); below 1Ki as plain bytes.
 func Bytes(b int64) string {

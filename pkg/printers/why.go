@@ -26,9 +26,9 @@ func PrintSchedulingSummary(w io.Writer, r *v1alpha1.SchedulingReport, opts Tabl
 // with -o wide (when the table is asked for) PROFILE, FEASIBLE (feasible of
 // evaluated nodes) and VICTIMS (the pods preemption would evict).
 func SchedulingTable(r *v1alpha1.SchedulingReport) *Table {
-	t := &Table{Columns: []Column{{Name: "POD", Truncate: true}, {Name: "RESULT"}, {Name: "NODE", Truncate: true}, {Name: "MESSAGE", Truncate: true, Text: true},
+	t := &Table{Columns: []Column{{Name: "POD"}, {Name: "RESULT"}, {Name: "NODE"}, {Name: "MESSAGE", Text: true},
 		{Name: "PROFILE", Wide: true}, {Name: "FEASIBLE", Wide: true, Numeric: true, CSV: []string{"FEASIBLE", "EVALUATED"}},
-		{Name: "VICTIMS", Wide: true, Truncate: true, Text: true}}}
+		{Name: "VICTIMS", Wide: true, Text: true}}}
 	for i := range r.Pods {
 		p := &r.Pods[i]
 		node := text(decisionNode(p))

@@ -290,7 +290,7 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 
 	t.Run("simulate-json", func(t *testing.T) {
 		r := runPlugin(t, nil, "simulate", "--pending", "-A", kc, "-o", "json")
-		if r.code != 0 {
+		if r.code != 1 { // pending-huge fits nowhere
 			t.Fatalf("%v", r)
 		}
 		if strings.TrimSpace(r.stderr) != serverNote {
@@ -350,7 +350,7 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 		// The TTL default from the server's version is exactly that of
 		// --kube-version v1.36.3: the same object, only the note's reason differs.
 		r2 := runPlugin(t, nil, "simulate", "--pending", "-A", "--kube-version", framework.KubernetesVersion, kc, "-o", "json")
-		if r2.code != 0 || r2.stdout != r.stdout {
+		if r2.code != 1 || r2.stdout != r.stdout {
 			t.Errorf("--kube-version %s changes the output; %s\n%v", framework.KubernetesVersion, firstDiff(r.stdout, r2.stdout), r2)
 		}
 		if want := "note: TTL 0 (kube-scheduler " + framework.KubernetesVersion + " default: assumed pods never expire; v1.36 removed expiry)"; strings.TrimSpace(r2.stderr) != want {
@@ -359,20 +359,20 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 
 		// -o yaml carries the same object; -n team-a selects the same pods.
 		var fromYAML v1alpha1.Simulation
-		if err := yaml.Unmarshal([]byte(mustRun(t, "simulate", "--pending", "-A", kc, "-o", "yaml")), &fromYAML); err != nil {
+		if err := yaml.Unmarshal([]byte(mustSimulate(t, "simulate", "--pending", "-A", kc, "-o", "yaml")), &fromYAML); err != nil {
 			t.Fatalf("simulate -o yaml: %v", err)
 		}
 		if !reflect.DeepEqual(&fromYAML, s) {
 			t.Errorf("simulate -o yaml and -o json decode differently")
 		}
-		if out := mustRun(t, "simulate", "--pending", "-n", nsA, kc, "-o", "json"); out != r.stdout {
+		if out := mustSimulate(t, "simulate", "--pending", "-n", nsA, kc, "-o", "json"); out != r.stdout {
 			t.Errorf("--pending -n team-a differs from -A (all pending pods are in team-a); %s", firstDiff(r.stdout, out))
 		}
 	})
 
 	t.Run("simulate-table", func(t *testing.T) {
 		r := runPlugin(t, nil, "simulate", "--pending", "-A", kc)
-		if r.code != 0 {
+		if r.code != 1 { // pending-huge fits nowhere
 			t.Fatalf("%v", r)
 		}
 		if strings.TrimSpace(r.stderr) != serverNote {
@@ -415,7 +415,7 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 
 	t.Run("simulate-lost-ttl", func(t *testing.T) {
 		r := runPlugin(t, nil, "simulate", "--pending", "-A", "--bind", "lost", "--ttl", "30s", kc, "-o", "json")
-		if r.code != 0 {
+		if r.code != 1 { // pending-huge fits nowhere
 			t.Fatalf("%v", r)
 		}
 		if want := "note: TTL 30s (--ttl); assumed pods whose binding finished expire 30s later"; strings.TrimSpace(r.stderr) != want {
@@ -464,14 +464,14 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 			hugePod,
 		})
 
-		out := mustRun(t, "simulate", "--pending", "-A", "--bind", "lost", "--ttl", "30s", kc)
+		out := mustSimulate(t, "simulate", "--pending", "-A", "--bind", "lost", "--ttl", "30s", kc)
 		tableRow(t, out, "+31s", "expire", "team-a/nominated", "node-04", "Assumed→Expired", "550m", "384Mi")
 		tableRow(t, out, "+31s", "expire", "team-a/pending-1", "node-06", "Assumed→Expired", "1250m", "3Gi")
 		tableRow(t, out, "node-04", "550m", "550m", "384Mi", "384Mi", "2", "2")
 
 		// The same lost bindings under the server's TTL 0: nothing expires,
 		// the assumed pods hold their requests to the end.
-		s = decodeKind[v1alpha1.Simulation](t, "Simulation", mustRun(t, "simulate", "--pending", "-A", "--bind", "lost", kc, "-o", "json"))
+		s = decodeKind[v1alpha1.Simulation](t, "Simulation", mustSimulate(t, "simulate", "--pending", "-A", "--bind", "lost", kc, "-o", "json"))
 		for _, e := range s.Events {
 			if e.Event == "expire" {
 				t.Errorf("TTL 0: unexpected expiry %+v", e)
@@ -488,7 +488,7 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 		}
 
 		// --kube-version v1.19 brings back its 30s default: the same expiry.
-		s = decodeKind[v1alpha1.Simulation](t, "Simulation", mustRun(t, "simulate", "--pending", "-A", "--bind-for", nsA+"/pending-1=lost", "--kube-version", "v1.19", kc, "-o", "json"))
+		s = decodeKind[v1alpha1.Simulation](t, "Simulation", mustSimulate(t, "simulate", "--pending", "-A", "--bind-for", nsA+"/pending-1=lost", "--kube-version", "v1.19", kc, "-o", "json"))
 		if s.Settings.TTLMillis != 30000 || s.Settings.TTLSource != "kube-scheduler v1.19 default" || s.Settings.KubeVersion != "v1.19" {
 			t.Errorf("--kube-version v1.19 settings %+v, want TTL 30s from its default", s.Settings)
 		}
@@ -504,7 +504,7 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 
 	t.Run("simulate-fail", func(t *testing.T) {
 		r := runPlugin(t, nil, "simulate", "--pending", "-A", "--bind", "fail", kc, "-o", "json")
-		if r.code != 0 {
+		if r.code != 1 { // pending-huge fits nowhere
 			t.Fatalf("%v", r)
 		}
 		s := decodeKind[v1alpha1.Simulation](t, "Simulation", r.stdout)
@@ -525,7 +525,7 @@ func checkSimulate(ctx context.Context, t *testing.T, c *framework.Cluster, kc s
 			{pod: "team-a/pending-1", state: "Initial", node: "node-06", detail: "forgotten at +100ms", cpu: pending1CPU, mem: pending1Mem},
 			hugePod,
 		})
-		out := mustRun(t, "simulate", "--pending", "-A", "--bind", "fail", kc)
+		out := mustSimulate(t, "simulate", "--pending", "-A", "--bind", "fail", kc)
 		tableRow(t, out, "+100ms", "forget", "team-a/nominated", "node-04", "Assumed→Initial", "550m", "384Mi", "binding", "failed")
 		tableRow(t, out, "+100ms", "forget", "team-a/pending-1", "node-06", "Assumed→Initial", "1250m", "3Gi", "binding", "failed")
 		if !strings.Contains(out, "\n3 pods simulated (2 Initial, 1 Unschedulable), TTL 0 (never expire), virtual time +0s to +1m0s\n") {
@@ -635,4 +635,15 @@ spec:
 		tableRow(t, out, "node-04", "550m", "1050m", "384Mi", "896Mi", "2", "3")
 		tableRow(t, out, "node-06", "1250m", "250m", "3Gi", "1Gi", "2", "1")
 	})
+}
+
+// mustSimulate runs a simulation of the fixture's pending pods and returns
+// its output: pending-huge fits nowhere, so it exits 1, as why does.
+func mustSimulate(t *testing.T, args ...string) string {
+	t.Helper()
+	r := runPlugin(t, nil, args...)
+	if r.code != 1 {
+		t.Fatalf("want exit 1 (pending-huge stays Unschedulable)\n%v", r)
+	}
+	return r.stdout
 }

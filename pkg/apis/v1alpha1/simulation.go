@@ -126,6 +126,13 @@ type SimulationEvent struct {
 	Note string `json:"note,omitempty"`
 	// Error is the error the cache returned, verbatim.
 	Error string `json:"error,omitempty"`
+	// TiedNodes are, for an assume that kube-scheduler's scoring chose,
+	// the other feasible nodes with the same highest total score, in the
+	// order the cycle evaluated them. kube-scheduler v1.36 may bind the
+	// pod to any of them (its score heap breaks equal totals by the order
+	// its parallel filters finished in, or at random with extenders), and
+	// every later placement may differ accordingly. Absent without a tie.
+	TiedNodes []string `json:"tiedNodes,omitempty"`
 }
 
 // PodRef names a pod; the cache keys pods by UID.
