@@ -84,8 +84,15 @@ func timelineRow(e *v1alpha1.SimulationEvent, script bool) []Cell {
 }
 
 // printSimulatedNodes: requested cpu, memory and pods before and after;
-// "-" where the node had no NodeInfo.
+// "-" where the node had no NodeInfo; one line saying so when no node
+// changed.
 func printSimulatedNodes(w io.Writer, nodes []v1alpha1.SimulatedNode, opts TableOptions) error {
+	if len(nodes) == 0 {
+		// No event touched a node (every pod stayed unschedulable): a
+		// header over no rows would read as a table that failed to print.
+		_, err := io.WriteString(w, "No node changed.\n")
+		return err
+	}
 	header := []string{"NODE", "CPU-BEFORE", "CPU-AFTER", "MEMORY-BEFORE", "MEMORY-AFTER", "PODS-BEFORE", "PODS-AFTER"}
 	if opts.Wide {
 		header = append(header, "CPU-ALLOCATABLE", "MEMORY-ALLOCATABLE", "ALLOWED-PODS")

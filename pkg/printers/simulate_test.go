@@ -105,3 +105,17 @@ func containsLinePrefix(lines []string, prefix string) bool {
 	}
 	return false
 }
+
+// TestPrintSimulationNoNodeChanged: when every pod stayed unschedulable no
+// node was touched; one line says so instead of a header over no rows.
+func TestPrintSimulationNoNodeChanged(t *testing.T) {
+	s := sampleSimulation("pending")
+	s.Events, s.Nodes = s.Events[2:], nil
+	var out bytes.Buffer
+	if err := PrintSimulation(&out, s, TableOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.Contains(got, "\nNo node changed.\n\nPOD ") || strings.Contains(got, "CPU-BEFORE") {
+		t.Errorf("got:\n%s", got)
+	}
+}
