@@ -90,6 +90,8 @@ type collector struct {
 	feed    sinkFeed
 	count   *readCount // nil without a progress line
 	objects bool       // keep the scheduling kinds
+	// namespace is FileOptions.Namespace (namespaceOf).
+	namespace string
 	extra   map[schema.GroupKind]bool
 
 	nodes   []*corev1.Node
@@ -289,6 +291,7 @@ func (c *collector) addObject(obj kruntime.Object, gvk schema.GroupVersionKind, 
 		return inputError(fmt.Sprintf("%s: %s without metadata.name", loc.prefix(), gvk.Kind), nil)
 	}
 	prepareObject(obj)
+	c.setNamespace(gvk.GroupKind(), m)
 	key := objectKey{gvk.Group, gvk.Kind, m.GetNamespace(), m.GetName()}
 	if at, ok := c.replace(key, loc); ok {
 		c.others[at] = obj
@@ -360,11 +363,8 @@ func (c *collector) addNode(node *corev1.Node, loc location) error {
 }
 
 func (c *collector) addPod(pod *corev1.Pod, loc location) error {
-	namespace := pod.Namespace
-	if namespace == "" {
-		namespace = metav1.NamespaceDefault
-	}
-	key := objectKey{"", "Pod", namespace, pod.Name}
+	pod.Namespace = c.namespaceOf(pod.Namespace)
+	key := objectKey{"", "Pod", pod.Namespace, pod.Name}
 	keep, derived := preparePod(pod, c.share, true)
 	if derived {
 		if c.derived == 0 {

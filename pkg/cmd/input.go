@@ -184,7 +184,7 @@ func (f *InputFlags) load(ctx context.Context, streams genericiooptions.IOStream
 	if len(f.Filenames) > 0 {
 		opts := load.FileOptions{
 			Filenames: f.Filenames, Recursive: f.Recursive, Stdin: streams.In, Objects: f.Objects, Limits: f.limits, Sink: sink,
-			KeepEmptyDir: f.KeepEmptyDir,
+			KeepEmptyDir: f.KeepEmptyDir, Namespace: f.PodNamespace(),
 		}
 		for _, k := range f.ExtraKinds {
 			opts.ExtraKinds = append(opts.ExtraKinds, schema.GroupKind{Group: k.GVR.Group, Kind: k.Kind})

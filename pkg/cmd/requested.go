@@ -331,7 +331,7 @@ func asPending(pod *v1.Pod) *v1.Pod {
 func (o *RequestedOptions) fitPod(m *model.Model) (*v1.Pod, error) {
 	if o.PodFile != "" {
 		// A workload: one replica of it, as its controller would create it.
-		w, err := readPodFile(o.PodFile, o.In, o.Input.Limits(), o.ErrOut)
+		w, err := readPodFile(o.PodFile, o.In, o.Input, o.ErrOut)
 		if err != nil {
 			return nil, err
 		}

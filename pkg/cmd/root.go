@@ -33,7 +33,9 @@ kubectl. Cluster views (dump, requested, snapshot) hold and count every pod
 and show all namespaces unless -n is given; -n filters the pods they list,
 never a node's totals. A pod named without its namespace (why POD, requested
 --pod) is looked up in -n, else the kubeconfig context's namespace, else
-"default".
+"default"; objects of -f and --pod-file files without metadata.namespace are
+put there too, and a --pod-file object of another namespace than -n is refused,
+as kubectl apply -f does.
 
 ` + ExitCodesHelp(),
 		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl schedcache"},
