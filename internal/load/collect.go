@@ -92,7 +92,7 @@ type collector struct {
 	objects bool       // keep the scheduling kinds
 	// namespace is FileOptions.Namespace (namespaceOf).
 	namespace string
-	extra   map[schema.GroupKind]bool
+	extra     map[schema.GroupKind]bool
 
 	nodes   []*corev1.Node
 	pods    []*corev1.Pod
