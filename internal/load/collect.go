@@ -90,15 +90,16 @@ type collector struct {
 	feed    sinkFeed
 	count   *readCount // nil without a progress line
 	objects bool       // keep the scheduling kinds
-	// namespace is FileOptions.Namespace (namespaceOf).
-	namespace string
-	extra     map[schema.GroupKind]bool
+	extra   map[schema.GroupKind]bool
 
 	nodes   []*corev1.Node
 	pods    []*corev1.Pod
 	others  []kruntime.Object
 	keys    map[objectKey]kept
 	removed int // pods replaced by a terminal one: nil in pods until the end
+
+	// namespace is FileOptions.Namespace (namespaceOf).
+	namespace string
 
 	// For the summary.
 	terminal    int
