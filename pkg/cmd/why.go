@@ -43,8 +43,8 @@ type WhyOptions struct {
 	Input       *InputFlags
 	Output      *OutputFlags
 	ConfigFiles []string
-	// Pods are the POD arguments: NAME (in the namespace of -n or the
-	// kubeconfig context) or NAMESPACE/NAME.
+	// Pods are the POD arguments: NAME or pod/NAME (in the namespace of -n
+	// or the kubeconfig context), or NAMESPACE/NAME (parsePodRef).
 	Pods []string
 	// PodFile holds a Pod or a workload whose replicas are placed one after
 	// the other (Replicas of them; -1: the workload's own count).
@@ -87,7 +87,8 @@ own verdict and it differs, both are shown.
 per plugin, the top scored nodes, a few near misses); --show-nodes adds every
 node's result, as for named pods.
 
-Without POD arguments: the pending pods of the namespace (-n, or the kubeconfig
+POD is NAME, pod/NAME (kubectl's TYPE/NAME) or NAMESPACE/NAME. Without POD
+arguments: the pending pods of the namespace (-n, or the kubeconfig
 context's), or of every namespace with -A. Nothing is ever written to the
 cluster: preemption reports the pods it would evict.
 
@@ -327,9 +328,9 @@ func (o *WhyOptions) targets(m *model.Model) ([]*v1.Pod, error) {
 	var out []*v1.Pod
 	var missing []string
 	for _, arg := range o.Pods {
-		podNS, name := ns, arg
-		if before, after, ok := strings.Cut(arg, "/"); ok {
-			podNS, name = before, after
+		podNS, name, err := parsePodRef(arg, ns)
+		if err != nil {
+			return nil, usageError(err)
 		}
 		p := findModelPod(m, podNS, name)
 		if p == nil {
