@@ -54,6 +54,11 @@ type InputFlags struct {
 	// onePod: -n names the namespace of one pod the command reads (compare
 	// --from-pod); there is no -A.
 	onePod bool
+	// clusterScoped: the command shows nodes, never a namespace's pods; -n
+	// is accepted as kubectl accepts it for nodes (kubectl get nodes -n x)
+	// and filters nothing; it is only the namespace of a pod named without
+	// one (--evict NAME). There is no -A.
+	clusterScoped bool
 
 	// getter gives the live connection (REST config, kubeconfig
 	// namespace): ConfigFlags unless Complete was given another.
@@ -69,13 +74,16 @@ func NewInputFlags() *InputFlags {
 	return &InputFlags{ConfigFlags: genericclioptions.NewConfigFlags(true), ChunkSize: load.DefaultPageSize, MaxDocumentSize: "256Mi", Version: &VersionFlags{}}
 }
 
-// withoutNamespace drops -n/--namespace and -A/--all-namespaces, for
-// commands that show no pods (nodes are cluster-wide): a flag that would be
-// accepted and ignored is better not offered.
+// withoutNamespace is for commands that show no namespace's pods (nodes
+// are cluster-wide): -n filters nothing (see clusterScoped), there is no
+// -A.
 func (f *InputFlags) withoutNamespace() *InputFlags {
-	f.ConfigFlags.Namespace = nil
+	f.clusterScoped = true
 	return f
 }
+
+// namespaceIgnored is -n's help on the commands that show nodes only.
+const namespaceIgnored = "Accepted and ignored, as kubectl does for nodes (which have no namespace)"
 
 // withoutAllNamespaces keeps -n but not -A, for commands where -n is the
 // namespace of the one pod they name.
@@ -91,7 +99,7 @@ func (f *InputFlags) hasNamespace() bool { return f.ConfigFlags.Namespace != nil
 // -n, else "" for all namespaces (the cache holds every pod whatever the
 // namespace, so node totals never depend on it).
 func (f *InputFlags) Namespace() string {
-	if f.hasNamespace() && !f.AllNamespaces {
+	if f.hasNamespace() && !f.AllNamespaces && !f.clusterScoped {
 		return *f.ConfigFlags.Namespace
 	}
 	return ""
@@ -105,6 +113,9 @@ func (f *InputFlags) PodNamespace() string {
 	if ns := f.Namespace(); ns != "" {
 		return ns
 	}
+	if f.clusterScoped && *f.ConfigFlags.Namespace != "" {
+		return *f.ConfigFlags.Namespace
+	}
 	if ns, _, err := f.restClientGetter().ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
 		return ns
 	}
@@ -115,7 +126,10 @@ func (f *InputFlags) PodNamespace() string {
 // -n is.
 func (f *InputFlags) AddFlags(cmd *cobra.Command) {
 	f.ConfigFlags.AddFlags(cmd.Flags())
-	if f.hasNamespace() && !f.onePod {
+	if f.clusterScoped {
+		cmd.Flags().Lookup("namespace").Usage = namespaceIgnored
+	}
+	if f.hasNamespace() && !f.onePod && !f.clusterScoped {
 		cmd.Flags().BoolVarP(&f.AllNamespaces, "all-namespaces", "A", f.AllNamespaces,
 			"Pods of all namespaces (cluster views show them all unless -n is given)")
 	}
