@@ -54,3 +54,23 @@ func TestWhyPodTypeName(t *testing.T) {
 		t.Errorf("requested --pod pod/fraud-scorer-6c7d8b9f5-p5lzn: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+// TestWhySelector: -l chooses among the pending pods (kubectl's -l: the
+// pods listed); none matching is kubectl's "No resources found", exit 0;
+// -l with POD arguments is a usage error.
+func TestWhySelector(t *testing.T) {
+	noKubeconfig(t)
+	all := run(t, "", "why", "-f", example, "-A")
+	one := run(t, "", "why", "-f", example, "-A", "-l", "app=fraud-scorer")
+	if one.code != 1 || !strings.Contains(one.stdout, "shop/fraud-scorer-6c7d8b9f5-p5lzn") || strings.Count(one.stdout, "\n") != 2 ||
+		!strings.Contains(one.stderr, "1 pod: 1 unschedulable") {
+		t.Errorf("why -A -l app=fraud-scorer: exit %d\n%s%s\n(all: %s)", one.code, one.stdout, one.stderr, all.stdout)
+	}
+	none := run(t, "", "why", "-f", example, "-n", "shop", "-l", "app=nope")
+	if none.code != 0 || none.stdout != "" || !strings.HasSuffix(none.stderr, "No resources found in shop namespace.\n") {
+		t.Errorf("why -n shop -l app=nope: exit %d, %q %q", none.code, none.stdout, none.stderr)
+	}
+	if r := run(t, "", "why", "-f", example, "-n", "shop", "-l", "a=b", "fraud-scorer-6c7d8b9f5-p5lzn"); r.code != 2 || !strings.Contains(r.stderr, "-l/--selector chooses among the pending pods") {
+		t.Errorf("why -l with POD: exit %d, %q", r.code, r.stderr)
+	}
+}

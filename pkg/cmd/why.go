@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -55,8 +56,13 @@ type WhyOptions struct {
 	// ShowNodes keeps every evaluated node's result in the structured
 	// output of a run without POD arguments, and every near miss.
 	ShowNodes bool
+	// Selector is -l: without POD arguments, only the pending pods whose
+	// labels match.
+	Selector string
 	genericiooptions.IOStreams
 	runContext
+
+	selector labels.Selector
 }
 
 // NewWhyOptions returns WhyOptions with defaults.
@@ -89,8 +95,8 @@ node's result, as for named pods.
 
 POD is NAME, pod/NAME (kubectl's TYPE/NAME) or NAMESPACE/NAME. Without POD
 arguments: the pending pods of the namespace (-n, or the kubeconfig
-context's), or of every namespace with -A. Nothing is ever written to the
-cluster: preemption reports the pods it would evict.
+context's), or of every namespace with -A, matching -l if given. Nothing is
+ever written to the cluster: preemption reports the pods it would evict.
 
 Exit codes: 0 every pod would be scheduled (or was skipped), 1 some pod is
 unschedulable or gated, 2 error.`,
@@ -104,6 +110,7 @@ unschedulable or gated, 2 error.`,
 	cmd.Flags().IntVar(&o.Replicas, "replicas", o.Replicas, "With --pod-file, how many replicas to place (default: the workload's own count; a DaemonSet: one per node)")
 	o.WhatIf.AddFlags(cmd, o.Input)
 	o.WhatIf.addUntilFits(cmd)
+	cmd.Flags().StringVarP(&o.Selector, "selector", "l", o.Selector, "Only the pending pods matching this label selector (without POD arguments)")
 	cmd.Flags().BoolVar(&o.ShowNodes, "show-nodes", o.ShowNodes, "Keep every evaluated node's result in -o json|yaml without POD arguments (large: per pod x per node), and list every rejected node's near miss, not 5")
 	return cmd
 }
@@ -117,6 +124,11 @@ func (o *WhyOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.C
 	if err := completeIO(&o.runContext, o.Input, f, cmd); err != nil {
 		return err
 	}
+	sel, err := labels.Parse(o.Selector)
+	if err != nil {
+		return fmt.Errorf("invalid --selector %q: %w", o.Selector, err)
+	}
+	o.selector = sel
 	return o.WhatIf.Complete(o.Input.PodNamespace())
 }
 
@@ -130,6 +142,9 @@ func (o *WhyOptions) Validate() error {
 	}
 	if o.PodFile != "" && (len(o.Pods) > 0 || o.Input.AllNamespaces) {
 		return errors.New("--pod-file cannot be used with POD arguments or -A")
+	}
+	if o.Selector != "" && (len(o.Pods) > 0 || o.PodFile != "") {
+		return errors.New("-l/--selector chooses among the pending pods: it cannot be used with POD arguments or --pod-file")
 	}
 	if o.ShowNodes && o.PodFile != "" {
 		return errors.New("--show-nodes cannot be used with --pod-file")
@@ -312,7 +327,7 @@ func (o *WhyOptions) targets(m *model.Model) ([]*v1.Pod, error) {
 	if len(o.Pods) == 0 {
 		var out []*v1.Pod
 		for _, p := range m.Pending {
-			if o.Input.AllNamespaces || p.Namespace == ns {
+			if (o.Input.AllNamespaces || p.Namespace == ns) && (o.selector == nil || o.selector.Matches(labels.Set(p.Labels))) {
 				out = append(out, p)
 			}
 		}
