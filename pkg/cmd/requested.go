@@ -59,9 +59,9 @@ type RequestedOptions struct {
 	// NodeSelector chooses the nodes shown (and whose pods are listed) by
 	// label, in every view.
 	NodeSelector string
-	PodFile  string
-	Pod      string
-	Watch    *WatchFlags
+	PodFile      string
+	Pod          string
+	Watch        *WatchFlags
 	// The rows: per node (default), per pod (Pods), per namespace (By).
 	Pods bool
 	By   string

@@ -42,6 +42,7 @@ as kubectl apply -f does.
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetUsageTemplate(wrappedFlags(root.UsageTemplate()))
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
 	root.SetIn(streams.In)
@@ -90,6 +91,18 @@ as kubectl apply -f does.
 		}
 	}
 	return root
+}
+
+// helpWidth is the widest line of every --help: flag descriptions wrap to
+// it, as kubectl's help does, and the texts are written to fit.
+const helpWidth = 120
+
+// wrappedFlags is cobra's usage template with the flags' descriptions
+// wrapped to helpWidth (pflag's FlagUsagesWrapped); every subcommand
+// inherits it.
+func wrappedFlags(template string) string {
+	w := fmt.Sprintf("FlagUsagesWrapped %d", helpWidth)
+	return strings.NewReplacer(".LocalFlags.FlagUsages", ".LocalFlags."+w, ".InheritedFlags.FlagUsages", ".InheritedFlags."+w).Replace(template)
 }
 
 // newCmdHelp replaces cobra's help command, which prints "Unknown help

@@ -102,12 +102,12 @@ Exit codes: 0 every pod would be scheduled (or was skipped), 1 some pod is
 unschedulable or gated, 2 error.`,
 		Example:           whyExample,
 		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: completePodNames(o.Input),
+		ValidArgsFunction: completePendingPods(o.Input),
 	}, o.Input, o.Output, o)
 	cmd.Flags().Lookup("all-namespaces").Usage = "Every pending pod of the cluster, whatever its namespace"
 	cmd.Flags().StringArrayVar(&o.ConfigFiles, "config", o.ConfigFiles, "A KubeSchedulerConfiguration (v1) file: profiles, plugin weights and arguments, percentageOfNodesToScore; with --pod-file, repeat it to compare configurations side by side")
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "A Pod, Deployment, ReplicaSet, StatefulSet, Job, CronJob or DaemonSet: place its replicas one after the other and say how many fit, and where")
-	cmd.Flags().IntVar(&o.Replicas, "replicas", o.Replicas, "With --pod-file, how many replicas to place (default: the workload's own count; a DaemonSet: one per node)")
+	cmd.Flags().IntVar(&o.Replicas, "replicas", o.Replicas, "With --pod-file, how many replicas to place; -1: the workload's own count (a DaemonSet: one per node)")
 	o.WhatIf.AddFlags(cmd, o.Input)
 	o.WhatIf.addUntilFits(cmd)
 	cmd.Flags().StringVarP(&o.Selector, "selector", "l", o.Selector, "Only the pending pods matching this label selector (without POD arguments)")
