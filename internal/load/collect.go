@@ -143,6 +143,9 @@ func (c *collector) add(src *source, p *piece, r *reader) error {
 func (c *collector) addFirstOrNot(src *source, p *piece, r *reader) error {
 	if !src.started {
 		src.started = true
+		if what := sniff(p.raw); what != "" && (p.err != nil || p.skip) {
+			return c.notObjects(src, what)
+		}
 		if p.binary && !src.expanded {
 			return inputError(src.name+": binary data, not YAML or JSON", nil)
 		}
