@@ -223,6 +223,9 @@ func (o *RequestedOptions) Validate() error {
 	if o.Pod != "" && o.PodFile != "" {
 		return errors.New("--pod and --pod-file cannot be used together")
 	}
+	if err := stdinOnce(stdinUses(o.Input, o.WhatIf, stdinUse{"--pod-file", []string{o.PodFile}})...); err != nil {
+		return err
+	}
 	if err := o.validateViews(); err != nil {
 		return err
 	}

@@ -186,6 +186,9 @@ func (o *SimulateOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
 	}
+	if err := stdinOnce(stdinUses(o.Input, o.WhatIf, stdinUse{"--pod-file", o.PodFiles}, stdinUse{"--script", []string{o.Script}})...); err != nil {
+		return err
+	}
 	for _, check := range []func() error{o.validateSources, o.validateScript, o.validateDurations, o.validateConfigs} {
 		if err := check(); err != nil {
 			return err

@@ -143,6 +143,9 @@ func (o *WhyOptions) Validate() error {
 	if o.PodFile != "" && (len(o.Pods) > 0 || o.Input.AllNamespaces) {
 		return errors.New("--pod-file cannot be used with POD arguments or -A")
 	}
+	if err := stdinOnce(stdinUses(o.Input, o.WhatIf, stdinUse{"--pod-file", []string{o.PodFile}})...); err != nil {
+		return err
+	}
 	if o.Selector != "" && (len(o.Pods) > 0 || o.PodFile != "") {
 		return errors.New("-l/--selector chooses among the pending pods: it cannot be used with POD arguments or --pod-file")
 	}
