@@ -29,3 +29,12 @@ func TestStdinOnce(t *testing.T) {
 		t.Errorf("--pod-file - alone: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+// TestDumpNodeArgument: dump NODE suggests --node NODE (exit 2).
+func TestDumpNodeArgument(t *testing.T) {
+	r := run(t, "", "dump", "legacy", "plain", "-f", edgeCluster)
+	want := `error: unexpected argument "legacy" for "kubectl schedcache dump"; did you mean --node legacy --node plain? see 'kubectl schedcache dump --help'` + "\n"
+	if r.code != ExitUsage || r.stderr != want {
+		t.Errorf("exit %d, %q\nwant exit 2, %q", r.code, r.stderr, want)
+	}
+}
