@@ -5,6 +5,8 @@ import (
 	"testing"
 )
 
+// Input errors a user can act on (#30 item 10).
+
 // TestStdinOnce: stdin given to two flags is refused before anything is
 // read, naming both; one reader of stdin is fine.
 func TestStdinOnce(t *testing.T) {
@@ -36,5 +38,22 @@ func TestDumpNodeArgument(t *testing.T) {
 	want := `error: unexpected argument "legacy" for "kubectl schedcache dump"; did you mean --node legacy --node plain? see 'kubectl schedcache dump --help'` + "\n"
 	if r.code != ExitUsage || r.stderr != want {
 		t.Errorf("exit %d, %q\nwant exit 2, %q", r.code, r.stderr, want)
+	}
+}
+
+// TestCompareNoNodeInCommon: a log from another cluster (node-a, node-b,
+// gone) against the example (12 other nodes) says so in one line instead
+// of listing every node as a difference; exit 3 as for any difference.
+func TestCompareNoNodeInCommon(t *testing.T) {
+	noKubeconfig(t)
+	log := "../../internal/schedlog/testdata/captured-v1.36.3.log"
+	r := run(t, "", "compare", "--log", log, "-f", example)
+	want := "the kube-scheduler log (" + log + ") and the cluster have no node in common: the log's 3 nodes (gone, node-a, node-b), the cluster's 12 nodes (gpu-b-1, hugepages-c-1, infra-a-1, …)"
+	if r.code != ExitDiffer || r.stdout != "" || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 3, no stdout, %q", r.code, r.stdout, r.stderr, want)
+	}
+	// The structured output still has every difference.
+	if r := run(t, "", "compare", "--log", log, "-f", example, "-o", "json"); r.code != ExitDiffer || !strings.Contains(r.stdout, `"kind": "CacheComparison"`) {
+		t.Errorf("-o json: exit %d\n%s", r.code, r.stderr)
 	}
 }
