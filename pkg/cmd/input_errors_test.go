@@ -57,3 +57,23 @@ func TestCompareNoNodeInCommon(t *testing.T) {
 		t.Errorf("-o json: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// TestInputNotObjects: -f given this tool's own output, a kubectl get
+// table or an HTML page says what it is (exit 1, bad input).
+func TestInputNotObjects(t *testing.T) {
+	noKubeconfig(t)
+	dump := run(t, "", "dump", "-f", edgeCluster, "-o", "yaml").stdout
+	for _, tc := range []struct{ name, stdin, want string }{
+		{"own dump", dump, "error: stdin: this tool's own CacheDump output (schedcache.kubectl.io/v1alpha1), not cluster objects: compare saved dumps or snapshots with 'kubectl schedcache diff'"},
+		{"table", "NAME   READY   STATUS    RESTARTS   AGE\nweb    1/1     Running   0          5d\n", "error: stdin: looks like a table printed by kubectl get, not YAML or JSON: use kubectl get -o yaml"},
+		{"html", "<!DOCTYPE html>\n<html><body>Not Found</body></html>\n", "error: stdin: an HTML page, not YAML or JSON"},
+	} {
+		r := run(t, tc.stdin, "why", "-A", "-f", "-")
+		if r.code != ExitUsage || !strings.HasPrefix(r.stderr, tc.want) || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%s: exit %d, %q; want one line starting %q", tc.name, r.code, r.stderr, tc.want)
+		}
+		if r := run(t, tc.stdin, "dump", "-f", "-"); r.code != ExitError || !strings.HasPrefix(r.stderr, tc.want) {
+			t.Errorf("dump, %s: exit %d, %q", tc.name, r.code, r.stderr)
+		}
+	}
+}
