@@ -19,9 +19,10 @@ var (
 	// printers pad columns with at least three).
 	tableHeader = regexp.MustCompile(`^(NAME|NAMESPACE)( {2,}[A-Z][A-Z0-9%()./-]*(?: [A-Z][A-Z0-9%()./-]*)*)+ *$`)
 	// This tool's own -o json|yaml: its API group's apiVersion and a kind,
-	// in either order, near the top.
-	ownAPIVersion = regexp.MustCompile(`(?m)^\s*"?apiVersion"?\s*:\s*"?` + regexp.QuoteMeta(v1alpha1.SchemeGroupVersion.String()) + `"?`)
-	ownKind       = regexp.MustCompile(`(?m)^\s*"?kind"?\s*:\s*"?([A-Za-z]+)"?`)
+	// in either order, near the top (the kind at the top level: indented by
+	// at most 4 spaces, as -o json indents it, or first in compact JSON).
+	ownAPIVersion = regexp.MustCompile(`(?m)(?:^|[{,\s])"?apiVersion"?\s*:\s*"?` + regexp.QuoteMeta(v1alpha1.SchemeGroupVersion.String()) + `"?`)
+	ownKind       = regexp.MustCompile(`(?m)(?:^ {0,4}|[{,]\s*)"?kind"?\s*:\s*"?([A-Za-z]+)"?`)
 )
 
 // sniff says what an input that holds no Kubernetes objects looks like,

@@ -16,6 +16,8 @@ func TestSniff(t *testing.T) {
 		{"HTML without doctype", "<html><body>", "an HTML page"},
 		{"own dump json", "{\n    \"kind\": \"CacheDump\",\n    \"apiVersion\": \"schedcache.kubectl.io/v1alpha1\",\n", "this tool's own CacheDump output (schedcache.kubectl.io/v1alpha1)"},
 		{"own snapshot yaml", "apiVersion: schedcache.kubectl.io/v1alpha1\nkind: Snapshot\nnodes: []\n", "this tool's own Snapshot output"},
+		{"own json, compact", `{"kind":"RequestedReport","apiVersion":"schedcache.kubectl.io/v1alpha1","nodes":[]}`, "this tool's own RequestedReport output"},
+		{"own yaml, a nested kind first", "apiVersion: schedcache.kubectl.io/v1alpha1\nitems:\n- kind: Pod\nkind: SchedulingReport\n", "this tool's own SchedulingReport output"},
 		{"a pod", "apiVersion: v1\nkind: Pod\nmetadata: {name: NAME}\n", ""},
 		{"a list of pods", "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": []}", ""},
 		{"prose", "NAME is the pod's name\n", ""},
