@@ -55,9 +55,9 @@ type InputFlags struct {
 	// --from-pod); there is no -A.
 	onePod bool
 	// clusterScoped: the command shows nodes, never a namespace's pods; -n
-	// is accepted as kubectl accepts it for nodes (kubectl get nodes -n x)
-	// and filters nothing; it is only the namespace of a pod named without
-	// one (--evict NAME). There is no -A.
+	// and -A are accepted as kubectl accepts them for nodes (kubectl get
+	// nodes -n x, -A) and filter nothing; -n is only the namespace of a pod
+	// named without one (--evict NAME).
 	clusterScoped bool
 
 	// getter gives the live connection (REST config, kubeconfig
@@ -75,8 +75,7 @@ func NewInputFlags() *InputFlags {
 }
 
 // withoutNamespace is for commands that show no namespace's pods (nodes
-// are cluster-wide): -n filters nothing (see clusterScoped), there is no
-// -A.
+// are cluster-wide): -n and -A filter nothing (see clusterScoped).
 func (f *InputFlags) withoutNamespace() *InputFlags {
 	f.clusterScoped = true
 	return f
@@ -113,7 +112,7 @@ func (f *InputFlags) PodNamespace() string {
 	if ns := f.Namespace(); ns != "" {
 		return ns
 	}
-	if f.clusterScoped && *f.ConfigFlags.Namespace != "" {
+	if f.clusterScoped && !f.AllNamespaces && *f.ConfigFlags.Namespace != "" {
 		return *f.ConfigFlags.Namespace
 	}
 	if ns, _, err := f.restClientGetter().ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
@@ -126,10 +125,11 @@ func (f *InputFlags) PodNamespace() string {
 // -n is.
 func (f *InputFlags) AddFlags(cmd *cobra.Command) {
 	f.ConfigFlags.AddFlags(cmd.Flags())
-	if f.clusterScoped {
+	switch {
+	case f.clusterScoped:
 		cmd.Flags().Lookup("namespace").Usage = namespaceIgnored
-	}
-	if f.hasNamespace() && !f.onePod && !f.clusterScoped {
+		cmd.Flags().BoolVarP(&f.AllNamespaces, "all-namespaces", "A", f.AllNamespaces, namespaceIgnored)
+	case f.hasNamespace() && !f.onePod:
 		cmd.Flags().BoolVarP(&f.AllNamespaces, "all-namespaces", "A", f.AllNamespaces,
 			"Pods of all namespaces (cluster views show them all unless -n is given)")
 	}

@@ -156,9 +156,11 @@ func TestNamespaceFlags(t *testing.T) {
 	}
 	for _, cmd := range [][]string{{"next-nodes"}, {"diff", saved}, {"drain", "legacy"}} {
 		plain := run(t, "", append(cmd, "-f", edgeCluster)...)
-		withNS := run(t, "", append(cmd, "-f", edgeCluster, "-n", "apps")...)
-		if withNS.code == ExitUsage || withNS.code != plain.code || withNS.stdout != plain.stdout {
-			t.Errorf("%v -n apps: exit %d\n%s%s\nwant as without -n: exit %d\n%s", cmd, withNS.code, withNS.stdout, withNS.stderr, plain.code, plain.stdout)
+		for _, flag := range [][]string{{"-n", "apps"}, {"-A"}} {
+			withNS := run(t, "", append(append(cmd, "-f", edgeCluster), flag...)...)
+			if withNS.code == ExitUsage || withNS.code != plain.code || withNS.stdout != plain.stdout {
+				t.Errorf("%v %v: exit %d\n%s%s\nwant as without it: exit %d\n%s", cmd, flag, withNS.code, withNS.stdout, withNS.stderr, plain.code, plain.stdout)
+			}
 		}
 	}
 	if r := run(t, "", "next-nodes", "-f", edgeCluster, "-n", "3"); r.code != 0 || r.stdout != all.stdout || !strings.Contains(r.stderr, "--count 3 sets the number") {
