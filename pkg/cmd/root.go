@@ -35,7 +35,9 @@ never a node's totals. A pod named without its namespace (why POD, requested
 --pod) is looked up in -n, else the kubeconfig context's namespace, else
 "default"; objects of -f and --pod-file files without metadata.namespace are
 put there too, and a --pod-file object of another namespace than -n is refused,
-as kubectl apply -f does.
+as kubectl apply -f does. Commands that show nodes only (next-nodes, diff,
+drain, report) accept -n and -A, as kubectl get nodes does: they filter
+nothing (-n is only the namespace of an --evict NAME).
 
 ` + ExitCodesHelp(),
 		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl schedcache"},
