@@ -98,6 +98,9 @@ type collector struct {
 	keys    map[objectKey]kept
 	removed int // pods replaced by a terminal one: nil in pods until the end
 
+	// namespace is FileOptions.Namespace (namespaceOf).
+	namespace string
+
 	// For the summary.
 	terminal    int
 	skipped     int // objects of kinds nobody reads
@@ -140,6 +143,9 @@ func (c *collector) add(src *source, p *piece, r *reader) error {
 func (c *collector) addFirstOrNot(src *source, p *piece, r *reader) error {
 	if !src.started {
 		src.started = true
+		if what := sniff(p.raw); what != "" && (p.err != nil || p.skip) {
+			return c.notObjects(src, what)
+		}
 		if p.binary && !src.expanded {
 			return inputError(src.name+": binary data, not YAML or JSON", nil)
 		}
@@ -289,6 +295,7 @@ func (c *collector) addObject(obj kruntime.Object, gvk schema.GroupVersionKind, 
 		return inputError(fmt.Sprintf("%s: %s without metadata.name", loc.prefix(), gvk.Kind), nil)
 	}
 	prepareObject(obj)
+	c.setNamespace(gvk.GroupKind(), m)
 	key := objectKey{gvk.Group, gvk.Kind, m.GetNamespace(), m.GetName()}
 	if at, ok := c.replace(key, loc); ok {
 		c.others[at] = obj
@@ -360,11 +367,8 @@ func (c *collector) addNode(node *corev1.Node, loc location) error {
 }
 
 func (c *collector) addPod(pod *corev1.Pod, loc location) error {
-	namespace := pod.Namespace
-	if namespace == "" {
-		namespace = metav1.NamespaceDefault
-	}
-	key := objectKey{"", "Pod", namespace, pod.Name}
+	pod.Namespace = c.namespaceOf(pod.Namespace)
+	key := objectKey{"", "Pod", pod.Namespace, pod.Name}
 	keep, derived := preparePod(pod, c.share, true)
 	if derived {
 		if c.derived == 0 {

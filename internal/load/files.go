@@ -36,6 +36,10 @@ type FileOptions struct {
 	// dropped with the other volumes only the kubelet reads (slim.go):
 	// kubectl drain's local-storage rule needs them.
 	KeepEmptyDir bool
+	// Namespace is the namespace of namespaced objects that have none (a
+	// manifest without metadata.namespace), as kubectl's -n or the
+	// context's namespace; "" means "default".
+	Namespace string
 	// Limits bound each document; the zero value means the defaults.
 	Limits Limits
 	// Hypothetical marks pods that exist in no cluster (a --pod-file): a
@@ -125,6 +129,7 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 		r.c.share.podsShared = true
 	}
 	r.c.share.keepEmptyDir = opts.KeepEmptyDir
+	r.c.namespace = opts.Namespace
 	r.c.feed.sink = opts.Sink
 	if opts.Progress != nil {
 		r.count = &readCount{total: singleFileSize(opts.Filenames)}

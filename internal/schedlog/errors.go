@@ -41,7 +41,8 @@ const HowToDump = `kube-scheduler writes its cache dump to its log when it recei
 signal kills it). kube-scheduler images have no shell or kill, so signal the
 process from its node, e.g. with a node debug pod (which shares the node's
 process namespace; delete the pod afterwards):
-  kubectl debug node/<control-plane-node> --image=busybox --profile=sysadmin -- sh -c 'kill -USR2 $(pidof kube-scheduler)'
+  kubectl debug node/<control-plane-node> --image=busybox --profile=sysadmin -- \
+    sh -c 'kill -USR2 $(pidof kube-scheduler)'
 or, on the node itself: sudo kill -USR2 $(pidof kube-scheduler).
 Then read the log again (--from-pod, or the log file); --since 5m keeps a long log short.`
 

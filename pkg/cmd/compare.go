@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -138,6 +141,14 @@ func (o *CompareOptions) Run() error {
 		return err
 	}
 	c := compare.Compare(m, d, compare.Options{SchedulerNames: o.SchedulerNames, Log: source})
+	if line := noNodeInCommon(d, m.Nodes, source); line != "" {
+		// Every node would be a difference: say why once, and list them
+		// only in the structured outputs.
+		fmt.Fprintln(o.ErrOut, line)
+		if o.Output.IsTable() {
+			return differError(c.Summary.Differences)
+		}
+	}
 	if err := o.Output.Print(o.Out, c, func(t printers.TableOptions) error { return printers.PrintComparison(o.Out, c, t) }); err != nil {
 		return err
 	}
@@ -145,6 +156,43 @@ func (o *CompareOptions) Run() error {
 		return differError(c.Summary.Differences)
 	}
 	return nil
+}
+
+// noNodeInCommon says, in one line, that the log's nodes and the cluster's
+// share no name (the log is from another cluster, or the input is), or ""
+// when some node is in both or either side has none.
+func noNodeInCommon(d *schedlog.Dump, nodes []*v1.Node, source string) string {
+	if len(d.Nodes) == 0 || len(nodes) == 0 {
+		return ""
+	}
+	cluster := sets.New[string]()
+	for _, n := range nodes {
+		cluster.Insert(n.Name)
+	}
+	logged := sets.New[string]()
+	for _, n := range d.Nodes {
+		if cluster.Has(n.Name) {
+			return ""
+		}
+		logged.Insert(n.Name)
+	}
+	return fmt.Sprintf("the kube-scheduler log (%s) and the cluster have no node in common: the log's %s, the cluster's %s; is the log from another cluster (check --log/--from-pod against -f or --context)?",
+		oneLine(source), namesSample(logged), namesSample(cluster))
+}
+
+// namesSample is "N nodes (a, b, c, …)": the count and the first names.
+func namesSample(names sets.Set[string]) string {
+	sorted := sets.List(names)
+	const shown = 3
+	sample := strings.Join(sorted[:min(shown, len(sorted))], ", ")
+	if len(sorted) > shown {
+		sample += ", …"
+	}
+	noun := "nodes"
+	if len(sorted) == 1 {
+		noun = "node"
+	}
+	return fmt.Sprintf("%d %s (%s)", len(sorted), noun, oneLine(sample))
 }
 
 // modelOptions models the kube-scheduler version the log names, unless

@@ -216,7 +216,7 @@ func (o *WhyOptions) compareConfigs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w, err := readPodFile(o.PodFile, o.In, o.Input.Limits(), o.ErrOut)
+	w, err := readPodFile(o.PodFile, o.In, o.Input, o.ErrOut)
 	if err != nil {
 		return err
 	}

@@ -7,20 +7,24 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 )
 
-// Completion of node and pod names for flags, from the same input the
-// command would read (-f files, or the current cluster). Warnings are
-// discarded: the shell only wants candidates.
+// Completion of node, pod and namespace names, for arguments and flags,
+// from the same input the command would read (-f files, or the current
+// cluster). Warnings are discarded: the shell only wants candidates.
 
-// completeNodeNames completes node names.
-func completeNodeNames(f *InputFlags) cobra.CompletionFunc {
+// completeNames is the one completion of names: list gives the candidates
+// for what was typed so far (toComplete); those it starts are offered,
+// sorted, without file completion. A listing error is shown by the shell
+// and offers nothing.
+func completeNames(list func(ctx context.Context, toComplete string) ([]string, error)) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		names, err := f.nodeNames(cmd.Context())
+		names, err := list(cmd.Context(), toComplete)
 		if err != nil {
 			cobra.CompErrorln(err.Error())
 			return nil, cobra.ShellCompDirectiveError
@@ -29,18 +33,59 @@ func completeNodeNames(f *InputFlags) cobra.CompletionFunc {
 	}
 }
 
-// completePodNames completes "namespace/name" of pods: every pod of -f files,
-// or the pending pods of a live cluster (listing every pod of a large cluster
-// on each TAB would be too slow).
+// completeNodeNames completes node names.
+func completeNodeNames(f *InputFlags) cobra.CompletionFunc {
+	return completeNames(func(ctx context.Context, _ string) ([]string, error) { return f.nodeNames(ctx) })
+}
+
+// completeNamespaces completes -n: the namespaces of the -f files' pods,
+// or the live cluster's namespaces.
+func completeNamespaces(f *InputFlags) cobra.CompletionFunc {
+	return completeNames(func(ctx context.Context, _ string) ([]string, error) { return f.namespaceNames(ctx) })
+}
+
+// completePodNames completes a pod flag (requested --pod, --evict): every
+// pod of -f files, or the pending pods of a live cluster (listing every pod
+// of a large cluster on each TAB would be too slow), named as podRefs says.
 func completePodNames(f *InputFlags) cobra.CompletionFunc {
-	return func(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		names, err := f.podNames(cmd.Context())
-		if err != nil {
-			cobra.CompErrorln(err.Error())
-			return nil, cobra.ShellCompDirectiveError
+	return completeNames(func(ctx context.Context, toComplete string) ([]string, error) {
+		return f.podRefs(ctx, toComplete, false)
+	})
+}
+
+// completePendingPods completes why's POD arguments: pending pods only
+// (a bound pod has nothing to explain), named as podRefs says; with -A
+// nothing, since -A takes no POD argument.
+func completePendingPods(f *InputFlags) cobra.CompletionFunc {
+	return completeNames(func(ctx context.Context, toComplete string) ([]string, error) {
+		if f.AllNamespaces {
+			return nil, nil
 		}
-		return withPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+		return f.podRefs(ctx, toComplete, true)
+	})
+}
+
+// podRefs names the pods (pending only, or every pod of -f files) in the
+// forms a pod argument takes (parsePodRef): NAME for those of the pod
+// namespace (-n, else the context's), as kubectl completes; once a "/" is
+// typed, NAMESPACE/NAME for every namespace.
+func (f *InputFlags) podRefs(ctx context.Context, toComplete string, pendingOnly bool) ([]string, error) {
+	pods, err := f.podsForCompletion(ctx, pendingOnly)
+	if err != nil {
+		return nil, err
 	}
+	qualified := strings.Contains(toComplete, "/")
+	ns := f.PodNamespace()
+	var names []string
+	for _, p := range pods {
+		switch {
+		case qualified:
+			names = append(names, p.Namespace+"/"+p.Name)
+		case p.Namespace == ns:
+			names = append(names, p.Name)
+		}
+	}
+	return names, nil
 }
 
 func (f *InputFlags) nodeNames(ctx context.Context) ([]string, error) {
@@ -70,17 +115,21 @@ func (f *InputFlags) nodeNames(ctx context.Context) ([]string, error) {
 	return names, nil
 }
 
-func (f *InputFlags) podNames(ctx context.Context) ([]string, error) {
+// podsForCompletion lists the pods to complete: of -f files, every pod
+// (pending only if asked); of a live cluster, the pending pods.
+func (f *InputFlags) podsForCompletion(ctx context.Context, pendingOnly bool) ([]*v1.Pod, error) {
 	if len(f.Filenames) > 0 {
 		c, err := f.forCompletion().Load(ctx, quietStreams())
 		if err != nil {
 			return nil, err
 		}
-		var names []string
+		var pods []*v1.Pod
 		for _, p := range c.Pods {
-			names = append(names, p.Namespace+"/"+p.Name)
+			if !pendingOnly || p.Spec.NodeName == "" {
+				pods = append(pods, p)
+			}
 		}
-		return names, nil
+		return pods, nil
 	}
 	client, _, err := f.client(io.Discard)
 	if err != nil {
@@ -92,11 +141,11 @@ func (f *InputFlags) podNames(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	for _, p := range list.Items {
-		names = append(names, p.Namespace+"/"+p.Name)
+	pods := make([]*v1.Pod, len(list.Items))
+	for i := range list.Items {
+		pods[i] = &list.Items[i]
 	}
-	return names, nil
+	return pods, nil
 }
 
 // forCompletion copies f with duplicate file names dropped: cobra's

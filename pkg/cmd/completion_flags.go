@@ -3,7 +3,8 @@ package cmd
 import (
 	"context"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -63,19 +64,6 @@ func (f *OutputFlags) completeColumns(list bool) cobra.CompletionFunc {
 	}
 }
 
-// completeNamespaces completes -n: the namespaces of the -f files' pods,
-// or the live cluster's namespaces.
-func completeNamespaces(f *InputFlags) cobra.CompletionFunc {
-	return func(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		names, err := f.namespaceNames(cmd.Context())
-		if err != nil {
-			cobra.CompErrorln(err.Error())
-			return nil, cobra.ShellCompDirectiveError
-		}
-		return withPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
-	}
-}
-
 func (f *InputFlags) namespaceNames(ctx context.Context) ([]string, error) {
 	if len(f.Filenames) > 0 {
 		c, err := f.forCompletion().Load(ctx, quietStreams())
@@ -110,29 +98,22 @@ func (f *InputFlags) namespaceNames(ctx context.Context) ([]string, error) {
 // completeKubeconfig completes --context, --cluster or --user with the
 // names the kubeconfig defines.
 func completeKubeconfig(f *InputFlags, what string) cobra.CompletionFunc {
-	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	return completeNames(func(context.Context, string) ([]string, error) {
 		cfg, err := f.ConfigFlags.ToRawKubeConfigLoader().RawConfig()
 		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
+			return nil, err
 		}
 		var names []string
 		switch what {
 		case "context":
-			for name := range cfg.Contexts {
-				names = append(names, name)
-			}
+			names = slices.Collect(maps.Keys(cfg.Contexts))
 		case "cluster":
-			for name := range cfg.Clusters {
-				names = append(names, name)
-			}
+			names = slices.Collect(maps.Keys(cfg.Clusters))
 		case "user":
-			for name := range cfg.AuthInfos {
-				names = append(names, name)
-			}
+			names = slices.Collect(maps.Keys(cfg.AuthInfos))
 		}
-		sort.Strings(names)
-		return withPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
-	}
+		return names, nil
+	})
 }
 
 // registerCompletions registers the completions of the input flags.

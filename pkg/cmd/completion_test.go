@@ -64,6 +64,16 @@ func TestCompletionFlags(t *testing.T) {
 		{[]string{"__complete", "next-nodes", "--context", "ctx-b"}, "ctx-b\n:4\n"},
 		{[]string{"__complete", "help", "d"}, "diff\ndrain\ndump\n:4\n"},
 		{[]string{"__complete", "drain", "-f", "testdata/fixtures/drain.yaml", "n"}, "n1\nn2\nn3\n:4\n"},
+		// why POD: pending pods only (apps/waiting; not the bound
+		// apps/gpu, apps/sidecar), as NAME in the context's namespace
+		// (apps), NAMESPACE/NAME once a "/" is typed; under -A, which
+		// takes no POD argument, nothing.
+		{[]string{"__complete", "why", "-f", edge, ""}, "waiting\n:4\n"},
+		{[]string{"__complete", "why", "-f", edge, "-n", "default", ""}, ":4\n"},
+		{[]string{"__complete", "why", "-f", edge, "apps/"}, "apps/waiting\n:4\n"},
+		{[]string{"__complete", "why", "-f", edge, "-A", ""}, ":4\n"},
+		// A pod flag takes any pod of the files, bound ones too.
+		{[]string{"__complete", "requested", "-f", edge, "--pod", ""}, "gpu\nsidecar\nwaiting\n:4\n"},
 	}
 	for _, tc := range tests {
 		r := run(t, "", tc.args...)

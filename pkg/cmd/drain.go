@@ -127,6 +127,9 @@ func (o *DrainOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
 		return err
 	}
+	if err := stdinOnce(stdinUses(o.Input, o.WhatIf)...); err != nil {
+		return err
+	}
 	if err := o.WhatIf.Validate(); err != nil {
 		return err
 	}

@@ -66,6 +66,7 @@ scheduler accounts them. Placeholders (pods bound to a node that does not exist)
 are shown and marked. With --node, print nodes in detail: every pod with its
 scheduler-computed request, host ports and PVCs, and the node's image states.`,
 		Example: dumpExample,
+		Args:    argsForFlag("--node"),
 	}, o.Input, o.Output, o)
 	cmd.Flags().StringArrayVar(&o.Nodes, "node", o.Nodes, "Show this node in detail (repeatable)")
 	o.Watch.AddFlags(cmd)

@@ -37,12 +37,25 @@ var exitCodes = []struct {
 	{ExitInterrupted, "interrupted (Ctrl-C)"},
 }
 
-// ExitCodesHelp renders exitCodes for --help.
+// ExitCodesHelp renders exitCodes for --help, each meaning wrapped to 80
+// columns under its own indent.
 func ExitCodesHelp() string {
 	var b strings.Builder
 	b.WriteString("Exit codes:")
 	for _, c := range exitCodes {
-		fmt.Fprintf(&b, "\n  %-5d%s", c.code, c.meaning)
+		fmt.Fprintf(&b, "\n  %-5d", c.code)
+		col := 7
+		for i, word := range strings.Fields(c.meaning) {
+			if i > 0 && col+1+len(word) > 80 {
+				b.WriteString("\n       ")
+				col = 7
+			} else if i > 0 {
+				b.WriteString(" ")
+				col++
+			}
+			b.WriteString(word)
+			col += len(word)
+		}
 	}
 	return b.String()
 }

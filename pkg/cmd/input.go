@@ -54,6 +54,11 @@ type InputFlags struct {
 	// onePod: -n names the namespace of one pod the command reads (compare
 	// --from-pod); there is no -A.
 	onePod bool
+	// clusterScoped: the command shows nodes, never a namespace's pods; -n
+	// and -A are accepted as kubectl accepts them for nodes (kubectl get
+	// nodes -n x, -A) and filter nothing; -n is only the namespace of a pod
+	// named without one (--evict NAME).
+	clusterScoped bool
 
 	// getter gives the live connection (REST config, kubeconfig
 	// namespace): ConfigFlags unless Complete was given another.
@@ -69,13 +74,15 @@ func NewInputFlags() *InputFlags {
 	return &InputFlags{ConfigFlags: genericclioptions.NewConfigFlags(true), ChunkSize: load.DefaultPageSize, MaxDocumentSize: "256Mi", Version: &VersionFlags{}}
 }
 
-// withoutNamespace drops -n/--namespace and -A/--all-namespaces, for
-// commands that show no pods (nodes are cluster-wide): a flag that would be
-// accepted and ignored is better not offered.
+// withoutNamespace is for commands that show no namespace's pods (nodes
+// are cluster-wide): -n and -A filter nothing (see clusterScoped).
 func (f *InputFlags) withoutNamespace() *InputFlags {
-	f.ConfigFlags.Namespace = nil
+	f.clusterScoped = true
 	return f
 }
+
+// namespaceIgnored is -n's help on the commands that show nodes only.
+const namespaceIgnored = "Accepted and ignored, as kubectl does for nodes (which have no namespace)"
 
 // withoutAllNamespaces keeps -n but not -A, for commands where -n is the
 // namespace of the one pod they name.
@@ -91,7 +98,7 @@ func (f *InputFlags) hasNamespace() bool { return f.ConfigFlags.Namespace != nil
 // -n, else "" for all namespaces (the cache holds every pod whatever the
 // namespace, so node totals never depend on it).
 func (f *InputFlags) Namespace() string {
-	if f.hasNamespace() && !f.AllNamespaces {
+	if f.hasNamespace() && !f.AllNamespaces && !f.clusterScoped {
 		return *f.ConfigFlags.Namespace
 	}
 	return ""
@@ -105,6 +112,9 @@ func (f *InputFlags) PodNamespace() string {
 	if ns := f.Namespace(); ns != "" {
 		return ns
 	}
+	if f.clusterScoped && !f.AllNamespaces && *f.ConfigFlags.Namespace != "" {
+		return *f.ConfigFlags.Namespace
+	}
 	if ns, _, err := f.restClientGetter().ToRawKubeConfigLoader().Namespace(); err == nil && ns != "" {
 		return ns
 	}
@@ -115,7 +125,11 @@ func (f *InputFlags) PodNamespace() string {
 // -n is.
 func (f *InputFlags) AddFlags(cmd *cobra.Command) {
 	f.ConfigFlags.AddFlags(cmd.Flags())
-	if f.hasNamespace() && !f.onePod {
+	switch {
+	case f.clusterScoped:
+		cmd.Flags().Lookup("namespace").Usage = namespaceIgnored
+		cmd.Flags().BoolVarP(&f.AllNamespaces, "all-namespaces", "A", f.AllNamespaces, namespaceIgnored)
+	case f.hasNamespace() && !f.onePod:
 		cmd.Flags().BoolVarP(&f.AllNamespaces, "all-namespaces", "A", f.AllNamespaces,
 			"Pods of all namespaces (cluster views show them all unless -n is given)")
 	}
@@ -184,7 +198,7 @@ func (f *InputFlags) load(ctx context.Context, streams genericiooptions.IOStream
 	if len(f.Filenames) > 0 {
 		opts := load.FileOptions{
 			Filenames: f.Filenames, Recursive: f.Recursive, Stdin: streams.In, Objects: f.Objects, Limits: f.limits, Sink: sink,
-			KeepEmptyDir: f.KeepEmptyDir,
+			KeepEmptyDir: f.KeepEmptyDir, Namespace: f.PodNamespace(),
 		}
 		for _, k := range f.ExtraKinds {
 			opts.ExtraKinds = append(opts.ExtraKinds, schema.GroupKind{Group: k.GVR.Group, Kind: k.Kind})

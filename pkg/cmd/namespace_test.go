@@ -156,8 +156,23 @@ func TestNamespaceFlags(t *testing.T) {
 	if r := run(t, "", "requested", "-f", edgeCluster, "--pod", "waiting"); r.code != ExitUsage || !strings.Contains(r.stderr, "pod default/waiting not found") {
 		t.Errorf("--pod waiting without kubeconfig (default namespace): exit %d, %q", r.code, r.stderr)
 	}
-	// next-nodes shows no pods: no -n, no -A; its count is --count.
-	if r := run(t, "", "next-nodes", "-f", edgeCluster, "-n", "3"); r.code != ExitUsage || !strings.Contains(r.stderr, "unknown shorthand flag: 'n'") {
+	// next-nodes shows no pods: -n is accepted and ignored, as kubectl get
+	// nodes -n x does; a number says that the count is --count.
+	all := run(t, "", "next-nodes", "-f", edgeCluster)
+	saved := filepath.Join(t.TempDir(), "dump.json")
+	if err := os.WriteFile(saved, []byte(run(t, "", "dump", "-f", edgeCluster, "-o", "json").stdout), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"next-nodes"}, {"diff", saved}, {"drain", "legacy"}} {
+		plain := run(t, "", append(cmd, "-f", edgeCluster)...)
+		for _, flag := range [][]string{{"-n", "apps"}, {"-A"}} {
+			withNS := run(t, "", append(append(cmd, "-f", edgeCluster), flag...)...)
+			if withNS.code == ExitUsage || withNS.code != plain.code || withNS.stdout != plain.stdout {
+				t.Errorf("%v %v: exit %d\n%s%s\nwant as without it: exit %d\n%s", cmd, flag, withNS.code, withNS.stdout, withNS.stderr, plain.code, plain.stdout)
+			}
+		}
+	}
+	if r := run(t, "", "next-nodes", "-f", edgeCluster, "-n", "3"); r.code != 0 || r.stdout != all.stdout || !strings.Contains(r.stderr, "--count 3 sets the number") {
 		t.Errorf("next-nodes -n 3: exit %d, %q", r.code, r.stderr)
 	}
 	if r := run(t, "", "next-nodes", "-f", edgeCluster, "--count", "3", "--no-headers"); r.code != 0 || strings.Count(r.stdout, "\n") != 3 {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -101,6 +102,10 @@ func (o *NextNodesOptions) Validate() error {
 
 // Run loads the nodes and prints the order.
 func (o *NextNodesOptions) Run() error {
+	if ns := *o.Input.ConfigFlags.Namespace; ns != "" && strings.Trim(ns, "0123456789") == "" {
+		// head -n 3's habit: -n is kubectl's namespace here.
+		fmt.Fprintf(o.ErrOut, "note: -n %s is the namespace, which next-nodes ignores (nodes have none); --count %s sets the number of Next() calls\n", ns, ns)
+	}
 	cluster, err := o.Input.Load(o.context(), o.IOStreams)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -18,13 +19,49 @@ var workloadKinds = []schema.GroupKind{
 	{Group: "apps", Kind: "DaemonSet"}, {Group: "batch", Kind: "Job"}, {Group: "batch", Kind: "CronJob"},
 }
 
-// readPodFile reads the one Pod or workload of a --pod-file (with the same
-// reader and limits as -f). Errors name the file: no pod or workload in it,
-// or more than one.
-func readPodFile(name string, stdin io.Reader, limits load.Limits, warnings io.Writer) (*decide.Workload, error) {
-	// The pod is hypothetical: the UID derived for it when it has none
-	// goes unsaid (it keys the pod in this run only, the same every run).
-	c, err := load.ReadFiles(load.FileOptions{Filenames: []string{name}, Stdin: stdin, Limits: limits, ExtraKinds: workloadKinds, Hypothetical: true}, warnings)
+// readPodFiles reads the Pods and workloads of --pod-file manifests (with
+// the same reader and limits as -f). As kubectl apply -f does, an object
+// without metadata.namespace is put in the namespace of -n, else the
+// kubeconfig context's, else "default"; one whose own namespace differs
+// from an explicit -n is refused in kubectl's words. The pods are
+// hypothetical: a UID derived for one without goes unsaid (it keys the pod
+// in this run only, the same every run).
+func readPodFiles(names []string, stdin io.Reader, in *InputFlags, warnings io.Writer) (*load.Cluster, error) {
+	c, err := load.ReadFiles(load.FileOptions{Filenames: names, Stdin: stdin, Limits: in.Limits(), ExtraKinds: workloadKinds, Namespace: in.PodNamespace(), Hypothetical: true}, warnings)
+	if err != nil {
+		return nil, err
+	}
+	if ns := in.Namespace(); ns != "" {
+		for _, p := range c.Pods {
+			if err := sameNamespace(p.Namespace, ns); err != nil {
+				return nil, err
+			}
+		}
+		for _, obj := range c.Objects {
+			if m, err := meta.Accessor(obj); err == nil {
+				if err := sameNamespace(m.GetNamespace(), ns); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return c, nil
+}
+
+// sameNamespace is kubectl's refusal (cli-runtime's RequireNamespace, v0.36)
+// of an object whose namespace is not the one -n names: a usage error, as
+// conflicting flags are.
+func sameNamespace(own, flag string) error {
+	if own == flag {
+		return nil
+	}
+	return usageError(fmt.Errorf("the namespace from the provided object %q does not match the namespace %q. You must pass '--namespace=%s' to perform this operation.", oneLine(own), oneLine(flag), oneLine(own)))
+}
+
+// readPodFile reads the one Pod or workload of a --pod-file (readPodFiles).
+// Errors name the file: no pod or workload in it, or more than one.
+func readPodFile(name string, stdin io.Reader, in *InputFlags, warnings io.Writer) (*decide.Workload, error) {
+	c, err := readPodFiles([]string{name}, stdin, in, warnings)
 	if err != nil {
 		return nil, err
 	}

@@ -102,6 +102,9 @@ func (o *ReportOptions) Validate() error {
 	if err := o.Input.Validate(); err != nil {
 		return err
 	}
+	if err := stdinOnce(stdinUses(o.Input, o.WhatIf)...); err != nil {
+		return err
+	}
 	if err := o.WhatIf.Validate(); err != nil {
 		return err
 	}

@@ -27,11 +27,14 @@ var requestedExample = `  # Requested, allocatable and free resources per node, 
   # Fullest nodes first by cpu percentage, only workers, with free and non-zero requests
   kubectl schedcache requested --sort-by cpu% -l node-role=worker -o wide
 
+  # The cilium pods of every namespace, with their requests on their nodes
+  kubectl schedcache requested --pods -A -l k8s-app=cilium
+
   # Just cpu and GPUs, emptiest first; or every number exact, for a spreadsheet
   kubectl schedcache requested --resources cpu,nvidia.com/gpu --sort-by nvidia.com/gpu --reverse
   kubectl schedcache requested -o csv > requested.csv
 
-  # Would this pod fit somewhere by resources? (exit 0: yes, 1: no, 2: error)
+  # Would this pod fit somewhere? Every filter runs (exit 0: yes, 1: no, 2: error)
   kubectl schedcache requested --pod-file pod.yaml
   kubectl schedcache requested --pod default/web-7d4b9
 
@@ -48,16 +51,22 @@ var requestedExample = `  # Requested, allocatable and free resources per node, 
 
 // RequestedOptions drive "requested".
 type RequestedOptions struct {
-	Input    *InputFlags
-	Output   *OutputFlags
+	Input  *InputFlags
+	Output *OutputFlags
+	// Selector is -l: kubectl's meaning, the objects listed: the nodes of
+	// the node view, the pods of --pods and --by namespace.
 	Selector string
-	PodFile  string
-	Pod      string
-	Watch    *WatchFlags
+	// NodeSelector chooses the nodes shown (and whose pods are listed) by
+	// label, in every view.
+	NodeSelector string
+	PodFile      string
+	Pod          string
+	Watch        *WatchFlags
 	// The rows: per node (default), per pod (Pods), per namespace (By).
 	Pods bool
 	By   string
-	// PodSelector chooses the pods of --pods and --by namespace by label.
+	// PodSelector chooses the pods of --pods and --by namespace by label,
+	// as -l does there.
 	PodSelector string
 	// Node filters besides Selector.
 	Taints      []string
@@ -116,28 +125,33 @@ resize), against allocatable, with the free amount and percentage for cpu,
 memory, ephemeral-storage, pods and every extended or hugepages resource.
 
 --pods prints a row per pod instead: its requests as the scheduler adds them to
-its node (so a node's pods sum to its row), chosen by -n/-A and --pod-selector.
+its node (so a node's pods sum to its row), chosen by -n/-A and -l.
 --by namespace sums them per namespace: each pod counted once, on the node it
 is bound to, over every selected node (there is no allocatable, so no
 percentage). --limits adds the limits (component-helpers resource.PodLimits;
-a container without a limit adds nothing). -l, --taint, --untainted,
---cordoned and --schedulable choose the nodes shown, in every view, and never
-change a node's own numbers.
+a container without a limit adds nothing).
 
-With --pod or --pod-file, a FITS column says whether that pod fits each node by
-resources the way the NodeResourcesFit filter decides, and the exit code tells
-whether it fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
+-l selects what the rows list, as in kubectl: nodes by their labels in the node
+view, pods by theirs with --pods and --by namespace. --node-selector, --taint,
+--untainted, --cordoned and --schedulable choose the nodes shown (and whose pods
+are listed), in every view, and never change a node's own numbers.
+
+With --pod or --pod-file, a FITS column says whether that pod fits each node:
+every Filter plugin of kube-scheduler's default profile runs (resources, taints,
+affinity, ports, volumes, topology spread…), and the exit code tells whether it
+fits anywhere: 0 fits some node, 1 fits none, 2 error.`,
 		Example: requestedExample,
 	}, o.Input, o.Output, o)
 	fl := cmd.Flags()
-	fl.StringVarP(&o.Selector, "selector", "l", o.Selector, "Only nodes matching this label selector (node labels, in every view)")
+	fl.StringVarP(&o.Selector, "selector", "l", o.Selector, "Only the rows' objects matching this label selector: nodes (node view), pods (--pods, --by namespace)")
+	fl.StringVar(&o.NodeSelector, "node-selector", o.NodeSelector, "Only nodes matching this label selector (node labels, in every view)")
 	fl.StringSliceVar(&o.Taints, "taint", o.Taints, "Only nodes with a taint matching KEY[=VALUE][:EFFECT] (repeat or comma-separate: every one must match)")
 	fl.BoolVar(&o.Untainted, "untainted", o.Untainted, "Only nodes without any taint")
 	fl.BoolVar(&o.Cordoned, "cordoned", o.Cordoned, "Only cordoned nodes (spec.unschedulable: SchedulingDisabled in kubectl get nodes)")
 	fl.BoolVar(&o.Schedulable, "schedulable", o.Schedulable, "Only nodes that are not cordoned")
 	fl.BoolVar(&o.Pods, "pods", o.Pods, "One row per pod of the selected nodes (in the namespace of -n, all without it): its requests as the scheduler counts them on its node")
 	fl.StringVar(&o.By, "by", o.By, "Rows per node, or per namespace: the sum of the requests of the namespace's pods on the selected nodes, each pod counted once on its node, whatever node (no allocatable, no percentage)")
-	fl.StringVar(&o.PodSelector, "pod-selector", o.PodSelector, "With --pods or --by namespace: only pods matching this label selector (pod labels)")
+	fl.StringVar(&o.PodSelector, "pod-selector", o.PodSelector, "With --pods or --by namespace: only pods matching this label selector (pod labels; as -l there)")
 	fl.BoolVar(&o.Limits, "limits", o.Limits, "Show limits alongside requests: per resource a RES-LIMITS column (a node's: the sum of its pods' limits against allocatable)")
 	_ = cmd.RegisterFlagCompletionFunc("by", cobra.FixedCompletions([]string{byNode, byNamespace}, cobra.ShellCompDirectiveNoFileComp))
 	o.Watch.AddFlags(cmd)
@@ -157,13 +171,9 @@ func (o *RequestedOptions) Complete(f genericclioptions.RESTClientGetter, cmd *c
 	if err := completeIO(&o.runContext, o.Input, f, cmd); err != nil {
 		return err
 	}
-	sel, err := labels.Parse(o.Selector)
-	if err != nil {
-		return fmt.Errorf("invalid --selector %q: %w", o.Selector, err)
-	}
-	o.selector = sel
-	if o.podSelector, err = labels.Parse(o.PodSelector); err != nil {
-		return fmt.Errorf("invalid --pod-selector %q: %w", o.PodSelector, err)
+	var err error
+	if o.selector, o.podSelector, err = o.selectors(); err != nil {
+		return err
 	}
 	o.taints = nil
 	for _, t := range o.Taints {
@@ -177,6 +187,34 @@ func (o *RequestedOptions) Complete(f genericclioptions.RESTClientGetter, cmd *c
 	return o.WhatIf.Complete(o.Input.PodNamespace())
 }
 
+// selectors parses -l, --node-selector and --pod-selector into the node
+// and pod selectors: -l is the node view's node selector and the pod
+// views' pod selector; a view's selectors must all match.
+func (o *RequestedOptions) selectors() (nodes, pods labels.Selector, err error) {
+	parse := func(flag, s string) (labels.Selector, error) {
+		sel, err := labels.Parse(s)
+		if err != nil {
+			return nil, fmt.Errorf("invalid %s %q: %w", flag, s, err)
+		}
+		return sel, nil
+	}
+	sel, err := parse("--selector", o.Selector)
+	if err != nil {
+		return nil, nil, err
+	}
+	if nodes, err = parse("--node-selector", o.NodeSelector); err != nil {
+		return nil, nil, err
+	}
+	if pods, err = parse("--pod-selector", o.PodSelector); err != nil {
+		return nil, nil, err
+	}
+	reqs, _ := sel.Requirements()
+	if o.podRows() {
+		return nodes, pods.Add(reqs...), nil
+	}
+	return nodes.Add(reqs...), pods, nil
+}
+
 // Validate checks flag combinations; it changes nothing.
 func (o *RequestedOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
@@ -184,6 +222,9 @@ func (o *RequestedOptions) Validate() error {
 	}
 	if o.Pod != "" && o.PodFile != "" {
 		return errors.New("--pod and --pod-file cannot be used together")
+	}
+	if err := stdinOnce(stdinUses(o.Input, o.WhatIf, stdinUse{"--pod-file", []string{o.PodFile}})...); err != nil {
+		return err
 	}
 	if err := o.validateViews(); err != nil {
 		return err
@@ -210,7 +251,7 @@ func (o *RequestedOptions) validateViews() error {
 	case o.podRows() && o.fitting():
 		return errors.New("--pods and --by namespace do not combine with --pod or --pod-file")
 	case o.PodSelector != "" && !o.podRows():
-		return errors.New("--pod-selector needs --pods or --by namespace (-l selects nodes)")
+		return errors.New("--pod-selector needs --pods or --by namespace (in the node view -l selects nodes)")
 	case o.Cordoned && o.Schedulable:
 		return errors.New("--cordoned and --schedulable cannot be used together")
 	case o.Untainted && len(o.Taints) > 0:
@@ -331,7 +372,7 @@ func asPending(pod *v1.Pod) *v1.Pod {
 func (o *RequestedOptions) fitPod(m *model.Model) (*v1.Pod, error) {
 	if o.PodFile != "" {
 		// A workload: one replica of it, as its controller would create it.
-		w, err := readPodFile(o.PodFile, o.In, o.Input.Limits(), o.ErrOut)
+		w, err := readPodFile(o.PodFile, o.In, o.Input, o.ErrOut)
 		if err != nil {
 			return nil, err
 		}

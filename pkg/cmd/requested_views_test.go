@@ -43,6 +43,9 @@ func TestRequestedNodeFilters(t *testing.T) {
 		{[]string{"--cordoned"}, "n3"},
 		{[]string{"--schedulable"}, "n1 n2"},
 		{[]string{"--schedulable", "--untainted", "-l", "role=worker"}, "n1"},
+		{[]string{"--node-selector", "role=worker"}, "n1 n2"},
+		{[]string{"--node-selector", "role=worker", "-l", "role!=worker"}, ""},
+		{[]string{"--pods", "--node-selector", "role!=worker"}, "kube-system"},
 		{[]string{"--pods", "--cordoned"}, "kube-system"},
 		{[]string{"--pods", "--taint", "gpu"}, "apps batch"},
 		{[]string{"--by", "namespace", "--schedulable"}, "apps batch"},
@@ -74,6 +77,12 @@ func TestRequestedPodRows(t *testing.T) {
 		{[]string{"--pods", "-n", "apps"}, "apps/overhead apps/sidecar", ""},
 		{[]string{"--pods", "-A", "--pod-selector", "app in (web,api)"}, "apps/overhead apps/sidecar", ""},
 		{[]string{"--pods", "--pod-selector", "app=web"}, "apps/sidecar", ""},
+		// -l selects what the rows list: pods here (kubectl's -l), not nodes.
+		{[]string{"--pods", "-A", "-l", "app in (web,api)"}, "apps/overhead apps/sidecar", ""},
+		{[]string{"--pods", "-l", "app=web"}, "apps/sidecar", ""},
+		{[]string{"--pods", "-l", "app=web", "--pod-selector", "app=api"}, "", "No resources found\n"},
+		{[]string{"--pods", "-A", "-l", "app=web", "--node-selector", "role=worker"}, "apps/sidecar", ""},
+		{[]string{"--pods", "-A", "-l", "role=worker"}, "", "No resources found\n"},
 		{[]string{"--pods", "-n", "nope"}, "", "No resources found in nope namespace.\n"},
 		{[]string{"--by", "namespace", "-n", "nope"}, "", "No resources found in nope namespace.\n"},
 	} {

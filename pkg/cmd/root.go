@@ -33,13 +33,18 @@ kubectl. Cluster views (dump, requested, snapshot) hold and count every pod
 and show all namespaces unless -n is given; -n filters the pods they list,
 never a node's totals. A pod named without its namespace (why POD, requested
 --pod) is looked up in -n, else the kubeconfig context's namespace, else
-"default".
+"default"; objects of -f and --pod-file files without metadata.namespace are
+put there too, and a --pod-file object of another namespace than -n is refused,
+as kubectl apply -f does. Commands that show nodes only (next-nodes, diff,
+drain, report) accept -n and -A, as kubectl get nodes does: they filter
+nothing (-n is only the namespace of an --evict NAME).
 
 ` + ExitCodesHelp(),
 		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl schedcache"},
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetUsageTemplate(wrappedFlags(root.UsageTemplate()))
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
 	root.SetIn(streams.In)
@@ -88,6 +93,18 @@ never a node's totals. A pod named without its namespace (why POD, requested
 		}
 	}
 	return root
+}
+
+// helpWidth is the widest line of every --help: flag descriptions wrap to
+// it, as kubectl's help does, and the texts are written to fit.
+const helpWidth = 120
+
+// wrappedFlags is cobra's usage template with the flags' descriptions
+// wrapped to helpWidth (pflag's FlagUsagesWrapped); every subcommand
+// inherits it.
+func wrappedFlags(template string) string {
+	w := fmt.Sprintf("FlagUsagesWrapped %d", helpWidth)
+	return strings.NewReplacer(".LocalFlags.FlagUsages", ".LocalFlags."+w, ".InheritedFlags.FlagUsages", ".InheritedFlags."+w).Replace(template)
 }
 
 // newCmdHelp replaces cobra's help command, which prints "Unknown help

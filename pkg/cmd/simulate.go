@@ -143,7 +143,7 @@ func NewCmdSimulate(streams genericiooptions.IOStreams) *cobra.Command {
 	}, o.Input, o.Output, o)
 	f := cmd.Flags()
 	f.StringArrayVar(&o.PodFiles, "pod-file", o.PodFiles, "Simulate the pods in these manifests, and the replicas of the Deployments, ReplicaSets, StatefulSets, Jobs, CronJobs and DaemonSets in them (repeatable)")
-	f.IntVar(&o.Replicas, "replicas", o.Replicas, "Replicas of each --pod-file workload (default: its own count; a DaemonSet: one per node)")
+	f.IntVar(&o.Replicas, "replicas", o.Replicas, "Replicas of each --pod-file workload; -1: its own count (a DaemonSet: one per node)")
 	f.BoolVar(&o.Pending, "pending", o.Pending, "Simulate the input's pending (unassigned) pods of the namespace (see -n, -A, -l)")
 	f.Lookup("all-namespaces").Usage = "With --pending, the pending pods of all namespaces"
 	f.StringVarP(&o.Selector, "selector", "l", o.Selector, "With --pending, only pods matching this label selector")
@@ -192,6 +192,9 @@ func outcomeNames() []string {
 // Validate checks flag values and combinations; it changes nothing.
 func (o *SimulateOptions) Validate() error {
 	if err := validateIO(o.Input, o.Output); err != nil {
+		return err
+	}
+	if err := stdinOnce(stdinUses(o.Input, o.WhatIf, stdinUse{"--pod-file", o.PodFiles}, stdinUse{"--script", []string{o.Script}})...); err != nil {
 		return err
 	}
 	for _, check := range []func() error{o.validateSources, o.validateScript, o.validateDurations, o.validateConfigs} {

@@ -66,7 +66,7 @@ func (o *SimulateOptions) podsToSimulate(m *model.Model) ([]*v1.Pod, error) {
 // podFilePods reads the --pod-file pods, and the replicas of the
 // workloads in them (their own count, or --replicas).
 func (o *SimulateOptions) podFilePods(m *model.Model) ([]*v1.Pod, error) {
-	c, err := load.ReadFiles(load.FileOptions{Filenames: o.PodFiles, Stdin: o.In, Limits: o.Input.Limits(), ExtraKinds: workloadKinds}, o.ErrOut)
+	c, err := readPodFiles(o.PodFiles, o.In, o.Input, o.ErrOut)
 	if err != nil {
 		return nil, err
 	}

@@ -76,6 +76,9 @@ func (w *WhatIfFlags) AddFlags(cmd *cobra.Command, in *InputFlags) {
 		_ = cmd.RegisterFlagCompletionFunc(name, completeNodeNames(in))
 	}
 	_ = cmd.RegisterFlagCompletionFunc("evict", completePodNames(in))
+	if ns := f.Lookup("namespace"); ns != nil && ns.Usage == namespaceIgnored {
+		ns.Usage += "; the namespace of an --evict pod named without one"
+	}
 }
 
 // addUntilFits registers --until-fits (why).

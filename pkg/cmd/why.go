@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -43,8 +44,8 @@ type WhyOptions struct {
 	Input       *InputFlags
 	Output      *OutputFlags
 	ConfigFiles []string
-	// Pods are the POD arguments: NAME (in the namespace of -n or the
-	// kubeconfig context) or NAMESPACE/NAME.
+	// Pods are the POD arguments: NAME or pod/NAME (in the namespace of -n
+	// or the kubeconfig context), or NAMESPACE/NAME (parsePodRef).
 	Pods []string
 	// PodFile holds a Pod or a workload whose replicas are placed one after
 	// the other (Replicas of them; -1: the workload's own count).
@@ -55,8 +56,13 @@ type WhyOptions struct {
 	// ShowNodes keeps every evaluated node's result in the structured
 	// output of a run without POD arguments, and every near miss.
 	ShowNodes bool
+	// Selector is -l: without POD arguments, only the pending pods whose
+	// labels match.
+	Selector string
 	genericiooptions.IOStreams
 	runContext
+
+	selector labels.Selector
 }
 
 // NewWhyOptions returns WhyOptions with defaults.
@@ -87,22 +93,24 @@ own verdict and it differs, both are shown.
 per plugin, the top scored nodes, a few near misses); --show-nodes adds every
 node's result, as for named pods.
 
-Without POD arguments: the pending pods of the namespace (-n, or the kubeconfig
-context's), or of every namespace with -A. Nothing is ever written to the
-cluster: preemption reports the pods it would evict.
+POD is NAME, pod/NAME (kubectl's TYPE/NAME) or NAMESPACE/NAME. Without POD
+arguments: the pending pods of the namespace (-n, or the kubeconfig
+context's), or of every namespace with -A, matching -l if given. Nothing is
+ever written to the cluster: preemption reports the pods it would evict.
 
 Exit codes: 0 every pod would be scheduled (or was skipped), 1 some pod is
 unschedulable or gated, 2 error.`,
 		Example:           whyExample,
 		Args:              cobra.ArbitraryArgs,
-		ValidArgsFunction: completePodNames(o.Input),
+		ValidArgsFunction: completePendingPods(o.Input),
 	}, o.Input, o.Output, o)
 	cmd.Flags().Lookup("all-namespaces").Usage = "Every pending pod of the cluster, whatever its namespace"
 	cmd.Flags().StringArrayVar(&o.ConfigFiles, "config", o.ConfigFiles, "A KubeSchedulerConfiguration (v1) file: profiles, plugin weights and arguments, percentageOfNodesToScore; with --pod-file, repeat it to compare configurations side by side")
 	cmd.Flags().StringVar(&o.PodFile, "pod-file", o.PodFile, "A Pod, Deployment, ReplicaSet, StatefulSet, Job, CronJob or DaemonSet: place its replicas one after the other and say how many fit, and where")
-	cmd.Flags().IntVar(&o.Replicas, "replicas", o.Replicas, "With --pod-file, how many replicas to place (default: the workload's own count; a DaemonSet: one per node)")
+	cmd.Flags().IntVar(&o.Replicas, "replicas", o.Replicas, "With --pod-file, how many replicas to place; -1: the workload's own count (a DaemonSet: one per node)")
 	o.WhatIf.AddFlags(cmd, o.Input)
 	o.WhatIf.addUntilFits(cmd)
+	cmd.Flags().StringVarP(&o.Selector, "selector", "l", o.Selector, "Only the pending pods matching this label selector (without POD arguments)")
 	cmd.Flags().BoolVar(&o.ShowNodes, "show-nodes", o.ShowNodes, "Keep every evaluated node's result in -o json|yaml without POD arguments (large: per pod x per node), and list every rejected node's near miss, not 5")
 	return cmd
 }
@@ -116,6 +124,11 @@ func (o *WhyOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.C
 	if err := completeIO(&o.runContext, o.Input, f, cmd); err != nil {
 		return err
 	}
+	sel, err := labels.Parse(o.Selector)
+	if err != nil {
+		return fmt.Errorf("invalid --selector %q: %w", o.Selector, err)
+	}
+	o.selector = sel
 	return o.WhatIf.Complete(o.Input.PodNamespace())
 }
 
@@ -129,6 +142,12 @@ func (o *WhyOptions) Validate() error {
 	}
 	if o.PodFile != "" && (len(o.Pods) > 0 || o.Input.AllNamespaces) {
 		return errors.New("--pod-file cannot be used with POD arguments or -A")
+	}
+	if err := stdinOnce(stdinUses(o.Input, o.WhatIf, stdinUse{"--pod-file", []string{o.PodFile}})...); err != nil {
+		return err
+	}
+	if o.Selector != "" && (len(o.Pods) > 0 || o.PodFile != "") {
+		return errors.New("-l/--selector chooses among the pending pods: it cannot be used with POD arguments or --pod-file")
 	}
 	if o.ShowNodes && o.PodFile != "" {
 		return errors.New("--show-nodes cannot be used with --pod-file")
@@ -311,7 +330,7 @@ func (o *WhyOptions) targets(m *model.Model) ([]*v1.Pod, error) {
 	if len(o.Pods) == 0 {
 		var out []*v1.Pod
 		for _, p := range m.Pending {
-			if o.Input.AllNamespaces || p.Namespace == ns {
+			if (o.Input.AllNamespaces || p.Namespace == ns) && (o.selector == nil || o.selector.Matches(labels.Set(p.Labels))) {
 				out = append(out, p)
 			}
 		}
@@ -327,9 +346,9 @@ func (o *WhyOptions) targets(m *model.Model) ([]*v1.Pod, error) {
 	var out []*v1.Pod
 	var missing []string
 	for _, arg := range o.Pods {
-		podNS, name := ns, arg
-		if before, after, ok := strings.Cut(arg, "/"); ok {
-			podNS, name = before, after
+		podNS, name, err := parsePodRef(arg, ns)
+		if err != nil {
+			return nil, usageError(err)
 		}
 		p := findModelPod(m, podNS, name)
 		if p == nil {

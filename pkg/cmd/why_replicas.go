@@ -23,7 +23,7 @@ import (
 // first replica that does not fit (the next ones, identical, would not
 // either), except for a DaemonSet, whose pods are each tied to a node.
 func (o *WhyOptions) runReplicas(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config) error {
-	w, err := readPodFile(o.PodFile, o.In, o.Input.Limits(), o.ErrOut)
+	w, err := readPodFile(o.PodFile, o.In, o.Input, o.ErrOut)
 	if err != nil {
 		return err
 	}
