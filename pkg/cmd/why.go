@@ -55,6 +55,8 @@ type WhyOptions struct {
 	// ShowNodes keeps every evaluated node's result in the structured
 	// output of a run without POD arguments, and every near miss.
 	ShowNodes bool
+	// evaluateEach: --evaluate-each (why_share.go).
+	evaluateEach bool
 	genericiooptions.IOStreams
 	runContext
 }
@@ -104,6 +106,7 @@ unschedulable or gated, 2 error.`,
 	o.WhatIf.AddFlags(cmd, o.Input)
 	o.WhatIf.addUntilFits(cmd)
 	cmd.Flags().BoolVar(&o.ShowNodes, "show-nodes", o.ShowNodes, "Keep every evaluated node's result in -o json|yaml without POD arguments (large: per pod x per node), and list every rejected node's near miss, not 5")
+	o.addEvaluateEachFlag(cmd)
 	return cmd
 }
 
@@ -253,7 +256,7 @@ func (o *WhyOptions) evaluateWith(ctx context.Context, m *model.Model, objects [
 		fmt.Fprintln(o.ErrOut, "warning: the configuration names scheduler extenders, which are not called: their filters and scores are missing")
 	}
 	warnMissing(o.ErrOut, targets, objects)
-	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: omitNodes, NearMisses: nearMisses})
+	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: omitNodes, NearMisses: nearMisses, EvaluateEach: o.evaluateEach})
 	if err != nil {
 		return nil, err
 	}
