@@ -101,7 +101,7 @@ type Evaluator struct {
 	preemptions int
 	// queued holds SetPending's reading of each pod object.
 	queued map[*v1.Pod]*queuedPod
-	// memo holds Evaluate's verdicts by signature while the state holds.
+	// memo holds Evaluate's verdicts by class (classKey) while the state holds.
 	memo map[string]*Verdict
 	// evaluateEach: Input.EvaluateEach.
 	evaluateEach bool
