@@ -2,13 +2,11 @@ package decide
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 
 	"github.com/go-logr/logr"
 	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -39,15 +37,16 @@ const noNodesMessage = "no nodes available to schedule pods"
 //
 // Evaluate reuses a verdict for a pod that reads, to every plugin, exactly
 // as one evaluated before since the state last changed (Refresh,
-// SetPending, Schedule): same namespace, labels, owners and spec (see
-// sameCycleKey), as the pending replicas of one workload are.
+// SetPending, Schedule): the same pod but for its name, UID and the like
+// (see classKey), as the pending replicas of one workload are; unless
+// Input.EvaluateEach.
 func (e *Evaluator) Evaluate(ctx context.Context, pod *v1.Pod) (*Verdict, error) {
 	ctx = quiet(ctx)
 	c, v := e.newCycle(ctx, pod)
 	if c == nil {
 		return v, nil
 	}
-	key := e.memoKey(c)
+	key := e.classKey(c.fw.ProfileName(), pod)
 	if prev, ok := e.memo[key]; ok && key != "" {
 		return prev.forPod(pod), nil
 	}
@@ -65,42 +64,6 @@ func (e *Evaluator) Evaluate(ctx context.Context, pod *v1.Pod) (*Verdict, error)
 		e.memo[key] = v
 	}
 	return v, nil
-}
-
-// memoKey is the key under which a cycle's verdict can be reused, or "".
-//
-// A cycle reads the pod's namespace, labels (affinity and spread
-// selectors), owner references (PodTopologySpread's default selectors come
-// from the owning ReplicaSet or StatefulSet), spec and priority. It also
-// reads its name or UID where they make the outcome the pod's own: a
-// nominated pod is excluded from its own nominated-pods pass and tried on
-// its node first, generic ephemeral volumes are claims named after the pod,
-// and resource claims may be generated per pod. Pods with any of those get
-// no key; for the others, equal keys mean equal cycles.
-func (e *Evaluator) memoKey(c *cycle) string {
-	p := c.pod
-	if p.Status.NominatedNodeName != "" || len(p.Spec.ResourceClaims) > 0 || hasEphemeralVolume(p) {
-		return ""
-	}
-	key, err := json.Marshal(struct {
-		Profile, Namespace string
-		Labels             map[string]string
-		Owners             []metav1.OwnerReference
-		Spec               v1.PodSpec
-	}{c.fw.ProfileName(), p.Namespace, p.Labels, p.OwnerReferences, p.Spec})
-	if err != nil {
-		return ""
-	}
-	return string(key)
-}
-
-func hasEphemeralVolume(p *v1.Pod) bool {
-	for _, v := range p.Spec.Volumes {
-		if v.Ephemeral != nil {
-			return true
-		}
-	}
-	return false
 }
 
 // FilterAll runs the PreFilter and Filter plugins (with nominated pods) for

@@ -64,6 +64,9 @@ type Input struct {
 	// run: it filters every node again), a negative number every rejected
 	// node.
 	NearMisses int
+	// EvaluateEach makes Evaluate run every pod's cycle, never reusing the
+	// verdict of an identical pod (classKey): for checking that reuse.
+	EvaluateEach bool
 	// withoutAffinityView builds InterPodAffinity over the full lister, as
 	// upstream does (tests compare the two).
 	withoutAffinityView bool
@@ -98,8 +101,12 @@ type Evaluator struct {
 	preemptions int
 	// queued holds SetPending's reading of each pod object.
 	queued map[*v1.Pod]*queuedPod
-	// memo holds Evaluate's verdicts by signature while the state holds.
+	// memo holds Evaluate's verdicts by class (classKey) while the state holds.
 	memo map[string]*Verdict
+	// evaluateEach: Input.EvaluateEach.
+	evaluateEach bool
+	// identity: what makes a pod's cycle its own beside its fields.
+	identity podIdentity
 	// omitNodes: Evaluate drops Verdict.Nodes (Input.OmitNodes).
 	omitNodes bool
 	// nearMisses: Input.NearMisses.
@@ -143,20 +150,22 @@ func New(ctx context.Context, in Input) (*Evaluator, error) {
 	initMetrics()
 	ctx, cancel := context.WithCancel(klog.NewContext(ctx, klog.Background()))
 	e := &Evaluator{
-		cfg:         cfg,
-		frameworks:  map[string]framework.Framework{},
-		lister:      newLister(par),
-		nominator:   newNominator(),
-		victims:     newVictimRecorder(),
-		preempted:   map[types.UID]string{},
-		queued:      map[*v1.Pod]*queuedPod{},
-		listed:      map[*v1.Pod]bool{},
-		listedAs:    map[types.NamespacedName]*v1.Pod{},
-		memo:        map[string]*Verdict{},
-		parallelism: par,
-		omitNodes:   in.OmitNodes,
-		nearMisses:  in.NearMisses,
-		cancel:      cancel,
+		cfg:          cfg,
+		frameworks:   map[string]framework.Framework{},
+		lister:       newLister(par),
+		nominator:    newNominator(),
+		victims:      newVictimRecorder(),
+		preempted:    map[types.UID]string{},
+		queued:       map[*v1.Pod]*queuedPod{},
+		listed:       map[*v1.Pod]bool{},
+		listedAs:     map[types.NamespacedName]*v1.Pod{},
+		memo:         map[string]*Verdict{},
+		parallelism:  par,
+		omitNodes:    in.OmitNodes,
+		evaluateEach: in.EvaluateEach,
+		identity:     newPodIdentity(in.Objects),
+		nearMisses:   in.NearMisses,
+		cancel:       cancel,
 	}
 	e.lister.refresh(in.Snapshot)
 	if err := e.build(ctx, in, par); err != nil {

@@ -209,6 +209,17 @@ func (n *nominator) addLocked(pi fwk.PodInfo, ni *fwk.NominatingInfo) {
 	n.any.Store(true)
 }
 
+// holds says whether the pod with uid is nominated to a node.
+func (n *nominator) holds(uid types.UID) bool {
+	if !n.any.Load() {
+		return false
+	}
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	_, ok := n.nodeOf[uid]
+	return ok
+}
+
 func (n *nominator) DeleteNominatedPodIfExists(pod *v1.Pod) {
 	n.mu.Lock()
 	defer n.mu.Unlock()

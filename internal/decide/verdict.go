@@ -123,7 +123,7 @@ type Preemption struct {
 	TerminatingVictims []*v1.Pod
 }
 
-// forPod is v for another pod of the same signature: the same outcome.
+// forPod is v for another pod of the same class (classKey): the same outcome.
 func (v *Verdict) forPod(pod *v1.Pod) *Verdict {
 	out := *v
 	out.Pod = pod

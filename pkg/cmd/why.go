@@ -59,6 +59,8 @@ type WhyOptions struct {
 	// Selector is -l: without POD arguments, only the pending pods whose
 	// labels match.
 	Selector string
+	// evaluateEach: --evaluate-each (why_share.go).
+	evaluateEach bool
 	genericiooptions.IOStreams
 	runContext
 
@@ -112,6 +114,7 @@ unschedulable or gated, 2 error.`,
 	o.WhatIf.addUntilFits(cmd)
 	cmd.Flags().StringVarP(&o.Selector, "selector", "l", o.Selector, "Only the pending pods matching this label selector (without POD arguments)")
 	cmd.Flags().BoolVar(&o.ShowNodes, "show-nodes", o.ShowNodes, "Keep every evaluated node's result in -o json|yaml without POD arguments (large: per pod x per node), and list every rejected node's near miss, not 5")
+	o.addEvaluateEachFlag(cmd)
 	return cmd
 }
 
@@ -272,7 +275,7 @@ func (o *WhyOptions) evaluateWith(ctx context.Context, m *model.Model, objects [
 		fmt.Fprintln(o.ErrOut, "warning: the configuration names scheduler extenders, which are not called: their filters and scores are missing")
 	}
 	warnMissing(o.ErrOut, targets, objects)
-	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: omitNodes, NearMisses: nearMisses})
+	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: omitNodes, NearMisses: nearMisses, EvaluateEach: o.evaluateEach})
 	if err != nil {
 		return nil, err
 	}
