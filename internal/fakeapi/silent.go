@@ -12,6 +12,9 @@ import (
 type Silent struct {
 	// URL is http://127.0.0.1:PORT.
 	URL string
+	// TLSURL is https://127.0.0.1:PORT: to a TLS client the server
+	// accepts the connection and never completes the handshake.
+	TLSURL string
 
 	mu    sync.Mutex
 	conns []net.Conn
@@ -24,7 +27,7 @@ func NewSilent(t testing.TB) *Silent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Silent{URL: "http://" + l.Addr().String()}
+	s := &Silent{URL: "http://" + l.Addr().String(), TLSURL: "https://" + l.Addr().String()}
 	go func() {
 		for {
 			c, err := l.Accept()

@@ -141,7 +141,7 @@ func apiError(ctx context.Context, err error, verb, resource, host string) error
 		}
 		return &Error{
 			Kind: Unreachable,
-			Msg:  fmt.Sprintf("cannot reach the API server at %s in time: it accepted the connection, then %s", oneLine(host), timeoutCause(err)),
+			Msg:  fmt.Sprintf("cannot reach the API server at %s in time: %s", oneLine(host), timeoutCause(err)),
 			Err:  err,
 		}
 	case isUnreachable(err):
@@ -184,17 +184,28 @@ func isTimeout(err error) bool {
 	return strings.Contains(msg, "Client.Timeout") || strings.Contains(msg, "timeout awaiting response headers")
 }
 
-// timeoutCause says which timeout ended a request.
+// timeoutCause says where a request stopped and which bound ended it:
+// "it accepted the connection, then sent no answer within 15s (raise it
+// with --request-timeout)".
 func timeoutCause(err error) string {
 	var hte *HeaderTimeoutError
-	switch msg := err.Error(); {
-	case errors.As(err, &hte):
-		return fmt.Sprintf("sent no answer within %s (raise it with --request-timeout)", hte.After)
-	case strings.Contains(msg, "awaiting headers"):
-		return "sent no answer within --request-timeout"
-	default:
-		return "did not send the whole answer within --request-timeout"
+	if errors.As(err, &hte) {
+		within := fmt.Sprintf("%s (raise it with --request-timeout)", hte.After)
+		if hte.Flag {
+			within = fmt.Sprintf("--request-timeout (%s)", hte.After)
+		}
+		switch hte.Stage {
+		case stageConnect:
+			return "no connection within " + within
+		case stageHandshake:
+			return "it accepted the connection, then did not complete the TLS handshake within " + within
+		}
+		return "it accepted the connection, then sent no answer within " + within
 	}
+	if strings.Contains(err.Error(), "awaiting headers") {
+		return "it accepted the connection, then sent no answer within --request-timeout"
+	}
+	return "it accepted the connection, then did not send the whole answer within --request-timeout"
 }
 
 // isUnreachable reports whether err means the API server gave no usable

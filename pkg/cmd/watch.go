@@ -97,7 +97,7 @@ func runWatch(ctx context.Context, in *InputFlags, out *OutputFlags, wf *WatchFl
 	if host != "" {
 		source += " " + host
 	}
-	profile, _, err := in.Profile(streams.ErrOut)
+	profile, _, err := in.Profile(ctx, streams.ErrOut)
 	if err != nil {
 		return err
 	}

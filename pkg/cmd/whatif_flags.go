@@ -151,7 +151,7 @@ func (w *WhatIfFlags) load(ctx context.Context, in *InputFlags, streams generici
 	if err != nil {
 		return nil, err
 	}
-	m, err := in.BuildModel(edited, opts, streams.ErrOut)
+	m, err := in.BuildModel(ctx, edited, opts, streams.ErrOut)
 	if err != nil {
 		return nil, err
 	}
