@@ -89,16 +89,21 @@ func KindOf(err error) ErrorKind {
 	return Other
 }
 
-// rbacHint is the smallest ClusterRole that lets kubectl-schedcache load a
-// cluster: it lists nodes and pods at the cluster scope.
+// ClusterRoleName is the name of the ClusterRole the README's RBAC section
+// gives, which the Forbidden errors of listing and watching name.
+const ClusterRoleName = "schedcache-reader"
+
+// rbacHint is the first rule of that ClusterRole, the smallest that lets
+// kubectl-schedcache load a cluster: get and list nodes and pods at the
+// cluster scope, and watch them (--watch).
 const rbacHint = `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
-  name: kubectl-schedcache
+  name: ` + ClusterRoleName + `
 rules:
 - apiGroups: [""]
   resources: ["nodes", "pods"]
-  verbs: ["get", "list"]`
+  verbs: ["get", "list", "watch"]`
 
 // forbiddenUser extracts the user from an authorizer message such as
 // `pods is forbidden: User "jane" cannot list resource "pods" ...`.
@@ -161,6 +166,24 @@ func apiError(ctx context.Context, err error, verb, resource, host string) error
 		}
 	}
 	return &Error{Kind: Other, Msg: fmt.Sprintf("cannot %s %s: %s", verb, resource, oneLine(err.Error())), Err: err}
+}
+
+// Unreached returns err as an *Error of kind Unreachable, with the
+// message a listing gives, when err means that the API server at host
+// could not be reached or did not answer in time (a request other than a
+// listing: a pod's log, a GET); else nil. A cancellation is not one.
+func Unreached(err error, host string) error {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	var apiStatus apierrors.APIStatus
+	if errors.As(err, &apiStatus) {
+		return nil // the server answered
+	}
+	if !isTimeout(err) && !isUnreachable(err) {
+		return nil
+	}
+	return apiError(context.Background(), err, "get", "", host)
 }
 
 // isTimeout reports whether err is a timeout of a request that reached the

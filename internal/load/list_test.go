@@ -226,11 +226,11 @@ func TestListErrors(t *testing.T) {
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
-  name: kubectl-schedcache
+  name: schedcache-reader
 rules:
 - apiGroups: [""]
   resources: ["nodes", "pods"]
-  verbs: ["get", "list"]`,
+  verbs: ["get", "list", "watch"]`,
 			wantIsKind: apierrors.IsForbidden,
 		},
 		{

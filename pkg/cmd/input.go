@@ -214,9 +214,16 @@ func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, e
 	if f.live != nil {
 		return f.live, f.liveHost, nil
 	}
-	cfg, err := f.restClientGetter().ToRESTConfig()
+	getter := f.restClientGetter()
+	cfg, err := getter.ToRESTConfig()
 	if err != nil {
 		return nil, "", err
+	}
+	if err := missingKubeconfig(getter.ToRawKubeConfigLoader(), cfg, f.ConfigFlags.APIServer); err != nil {
+		return nil, "", err
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = userAgent()
 	}
 	load.ConfigureClient(cfg, warnings)
 	client, err := kubernetes.NewForConfig(cfg)

@@ -1,0 +1,129 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedcache/kubectl-schedcache/internal/fakeapi"
+)
+
+// refusedURL returns an http:// address where nothing listens: every
+// connection is refused.
+func refusedURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String()
+	_ = l.Close()
+	return url
+}
+
+// liveCommands are every command that reads a live cluster, with the
+// arguments each needs to get to the listing.
+var liveCommands = [][]string{
+	{"dump"},
+	{"dump", "--watch"},
+	{"requested"},
+	{"requested", "--watch"},
+	{"requested", "--pod-file", "testdata/pods/small.yaml"},
+	{"snapshot"},
+	{"snapshot", "--watch"},
+	{"next-nodes"},
+	{"why", "-A"},
+	{"simulate", "--pending"},
+	{"drain", "node-a"},
+	{"report", "-o", "OUT/report.html"},
+	{"compare", "--from-pod", "kube-scheduler-cp-1"},
+}
+
+// TestUnreachableExitCode: a cluster that cannot be reached exits
+// ExitUnreachable in every command, --watch included (its first listing
+// fails as the plain command's does, instead of retrying), with the
+// listing's one error line.
+func TestUnreachableExitCode(t *testing.T) {
+	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
+	url := refusedURL(t)
+	for _, args := range liveCommands {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			args = withOut(t, args)
+			r := run(t, "", append(args, "--server", url)...)
+			if r.code != ExitUnreachable {
+				t.Errorf("exit code %d, want %d (stderr %q)", r.code, ExitUnreachable, r.stderr)
+			}
+			if want := "cannot reach the API server at " + url + ": "; !strings.Contains(r.stderr, want) {
+				t.Errorf("stderr %q, want it to contain %q", r.stderr, want)
+			}
+			if strings.Contains(r.stderr, "retrying") {
+				t.Errorf("stderr %q: the first listing retried", r.stderr)
+			}
+		})
+	}
+}
+
+// TestNoKubeconfig: without a kubeconfig (KUBECONFIG naming files that do
+// not exist) and without --server, a live command says so, where it
+// looked, and that -f reads files, instead of failing to reach
+// localhost:8080; exit code ExitUnreachable, in every command.
+func TestNoKubeconfig(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none")
+	t.Setenv("KUBECONFIG", missing)
+	t.Setenv("KUBERNETES_SERVICE_HOST", "") // not in a pod
+	for _, args := range liveCommands {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			r := run(t, "", withOut(t, args)...)
+			want := "error: no kubeconfig found (looked at KUBECONFIG=" + missing + ") and no --server: there is no cluster to connect to; " +
+				"give --kubeconfig or --server, or read a cluster from files with -f FILE\n"
+			if r.stderr != want || r.code != ExitUnreachable {
+				t.Errorf("stderr %q, exit %d; want %q, %d", r.stderr, r.code, want, ExitUnreachable)
+			}
+		})
+	}
+}
+
+// withOut replaces OUT/ in args with a temporary directory.
+func withOut(t *testing.T, args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = strings.Replace(a, "OUT/", t.TempDir()+string(os.PathSeparator), 1)
+	}
+	return out
+}
+
+// TestUserAgent: every request names the plugin and its own version (the
+// one "version" prints), not client-go's unstamped v0.0.0.
+func TestUserAgent(t *testing.T) {
+	srv := fakeapi.New(t, fakeClusterFrom(t, "testdata/clusters/edge.yaml").Tracker(), "v1.36.3")
+	o := NewDumpOptions(genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
+	if err := runLive(o, srv); err != nil {
+		t.Fatal(err)
+	}
+	want := "kubectl-schedcache/" + BuildVersion().GitVersion + " (" + runtime.GOOS + "/" + runtime.GOARCH + ")"
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no requests")
+	}
+	for _, r := range reqs {
+		if r.UserAgent != want {
+			t.Errorf("%s %s: User-Agent %q, want %q", r.Method, r.Path, r.UserAgent, want)
+		}
+	}
+}
+
+// TestExitCodesHelpUnreachable: the one exit-code table (--help) has the
+// unreachable code.
+func TestExitCodesHelpUnreachable(t *testing.T) {
+	want := fmt.Sprintf("\n  %-5dcannot reach the cluster", ExitUnreachable)
+	if got := ExitCodesHelp(); !strings.Contains(got, want) {
+		t.Errorf("ExitCodesHelp() = %q, want it to contain %q", got, want)
+	}
+}
