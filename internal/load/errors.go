@@ -125,7 +125,11 @@ func apiError(ctx context.Context, err error, verb, resource, host string) error
 		if m := forbiddenUser.FindStringSubmatch(err.Error()); m != nil {
 			msg += fmt.Sprintf(" for user %q", m[1])
 		}
-		msg += "; kubectl-schedcache needs get/list on nodes and pods:"
+		if verb == "watch" {
+			msg += "; --watch needs the verb watch on nodes and pods, besides get and list, as the ClusterRole " + ClusterRoleName + " grants:"
+		} else {
+			msg += "; kubectl-schedcache needs get/list on nodes and pods:"
+		}
 		return &Error{Kind: Forbidden, Msg: msg, Hint: rbacHint, Err: err}
 	case apierrors.IsUnauthorized(err) && strings.HasPrefix(strings.ToLower(host), "http://"):
 		// client-go sends no credentials over plain http, as kubectl.
@@ -166,6 +170,15 @@ func apiError(ctx context.Context, err error, verb, resource, host string) error
 		}
 	}
 	return &Error{Kind: Other, Msg: fmt.Sprintf("cannot %s %s: %s", verb, resource, oneLine(err.Error())), Err: err}
+}
+
+// RequestError is the error of a failed request to verb ("list", "watch")
+// resource (e.g. "pods", at the cluster scope) on the API server at host,
+// worded as a listing's: an *Error of kind Forbidden (naming the verb and
+// the ClusterRole that grants it), Unauthorized, Unreachable or Other;
+// cancellation of ctx is returned wrapping context.Canceled.
+func RequestError(ctx context.Context, err error, verb, resource, host string) error {
+	return apiError(ctx, err, verb, resource, host)
 }
 
 // Unreached returns err as an *Error of kind Unreachable, with the

@@ -79,6 +79,8 @@ type VersionChoice struct {
 	// --kube-version, "from the server version", "no --kube-version", or
 	// why the server's version was not used.
 	Why string
+	// err is why the server's version could not be read, if it could not.
+	err error
 }
 
 // chooseVersion picks the version: --kube-version, else for files v1.36,
@@ -94,7 +96,7 @@ func (f *InputFlags) chooseVersion(ctx context.Context, warnings io.Writer) Vers
 	gitVersion, err := f.serverVersion(ctx)
 	if err != nil {
 		fmt.Fprintf(warnings, "warning: modelling kube-scheduler %s: the server version is unknown (%v); use --kube-version\n", cache.Latest, err)
-		return VersionChoice{Version: cache.Latest, Why: "server version unknown: " + err.Error()}
+		return VersionChoice{Version: cache.Latest, Why: "server version unknown: " + err.Error(), err: err}
 	}
 	v, err := cache.ParseVersion(gitVersion)
 	if err == nil {

@@ -16,6 +16,7 @@ import (
 	cliprinters "k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/utils/clock"
 
+	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/internal/watch"
@@ -97,11 +98,22 @@ func runWatch(ctx context.Context, in *InputFlags, out *OutputFlags, wf *WatchFl
 	if host != "" {
 		source += " " + host
 	}
-	profile, _, err := in.Profile(ctx, streams.ErrOut)
+	// A server that cannot be reached fails as the plain command's
+	// listing does (same bound, text and exit code), without a warning
+	// about its version first.
+	var said bytes.Buffer
+	profile, choice, err := in.Profile(ctx, &said)
 	if err != nil {
 		return err
 	}
-	w := watch.New(watch.Options{Client: client, Source: source, Notes: streams.ErrOut, Clock: wf.clock,
+	if u := load.Unreached(choice.err, host); u != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return u
+	}
+	_, _ = streams.ErrOut.Write(said.Bytes())
+	w := watch.New(watch.Options{Client: client, Source: source, Host: host, Notes: streams.ErrOut, Clock: wf.clock,
 		Cache: cache.Options{Profile: &profile}})
 	r := &watchRenderer{view: view, out: out, watchOnly: wf.WatchOnly, opts: out.TableOptions(streams.Out)}
 	return w.Run(ctx, streams.Out, r.render)
