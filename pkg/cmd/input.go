@@ -115,6 +115,7 @@ func (f *InputFlags) PodNamespace() string {
 // -n is.
 func (f *InputFlags) AddFlags(cmd *cobra.Command) {
 	f.ConfigFlags.AddFlags(cmd.Flags())
+	describeRequestTimeout(cmd)
 	if f.hasNamespace() && !f.onePod {
 		cmd.Flags().BoolVarP(&f.AllNamespaces, "all-namespaces", "A", f.AllNamespaces,
 			"Pods of all namespaces (cluster views show them all unless -n is given)")

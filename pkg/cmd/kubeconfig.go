@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -52,4 +53,18 @@ func missingKubeconfig(loader clientcmd.ClientConfig, cfg *rest.Config, serverFl
 func userAgent() string {
 	info := BuildVersion()
 	return fmt.Sprintf("kubectl-schedcache/%s (%s)", info.GitVersion, info.Platform)
+}
+
+// describeRequestTimeout says what --request-timeout does here, in place of
+// cli-runtime's text (`(default "0")` and "zero means don't timeout"),
+// which contradicts the default bound internal/load applies.
+func describeRequestTimeout(cmd *cobra.Command) {
+	fl := cmd.Flags().Lookup("request-timeout")
+	if fl == nil {
+		return
+	}
+	fl.DefValue = "" // the value "0" means the default bound, not none
+	fl.Usage = fmt.Sprintf("Bound on waiting for the API server, e.g. 5s: the first answer (connection, TLS handshake, headers) "+
+		"must start within it and every request end within it (default: %s for each answer to start, no bound on a request's length)",
+		load.DefaultHeaderTimeout)
 }

@@ -127,3 +127,19 @@ func TestExitCodesHelpUnreachable(t *testing.T) {
 		t.Errorf("ExitCodesHelp() = %q, want it to contain %q", got, want)
 	}
 }
+
+// TestRequestTimeoutHelp: --help says what --request-timeout's default
+// is, not cli-runtime's `(default "0")` and "zero means don't timeout",
+// which the default bound contradicts.
+func TestRequestTimeoutHelp(t *testing.T) {
+	r := run(t, "", "dump", "--help")
+	var line string
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.Contains(l, "--request-timeout") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "default: 15s for each answer to start") || strings.Contains(line, `(default "0")`) || strings.Contains(line, "don't timeout") {
+		t.Errorf("--request-timeout help %q", line)
+	}
+}
