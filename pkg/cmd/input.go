@@ -343,6 +343,10 @@ func progressOut(errOut io.Writer) io.Writer {
 }
 
 func isTerminal(w io.Writer) bool {
-	f, ok := unwrapQuiet(w).(*os.File)
+	w = unwrapQuiet(w)
+	if s, ok := w.(*load.StatusLine); ok {
+		w = s.Terminal()
+	}
+	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
