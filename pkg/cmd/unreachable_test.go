@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -141,5 +143,37 @@ func TestRequestTimeoutHelp(t *testing.T) {
 	}
 	if !strings.Contains(line, "default: 15s for each answer to start") || strings.Contains(line, `(default "0")`) || strings.Contains(line, "don't timeout") {
 		t.Errorf("--request-timeout help %q", line)
+	}
+}
+
+// TestCtrlCWhileConnecting: Ctrl-C while a server holds the TLS handshake
+// (GET /version, then the listing) ends the command at once, as an
+// interruption (exit 130), in the plain commands and with --watch.
+func TestCtrlCWhileConnecting(t *testing.T) {
+	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
+	for _, args := range [][]string{{"dump"}, {"why", "-A"}, {"dump", "--watch"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			srv := fakeapi.NewSilent(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go func() {
+				// Ctrl-C once the server holds a connection.
+				for srv.Connections() == 0 && ctx.Err() == nil {
+					time.Sleep(time.Millisecond)
+				}
+				cancel()
+			}()
+			root := NewCmdSchedCache(genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
+			root.SetArgs(append(args, "--server", srv.TLSURL))
+			start := time.Now()
+			err := root.ExecuteContext(ctx)
+			took := time.Since(start)
+			if msg, code := Outcome(ctx, err); msg != "interrupted" || code != ExitInterrupted {
+				t.Errorf("Outcome = %q, %d; want interrupted, %d (error %v)", msg, code, ExitInterrupted, err)
+			}
+			if took > 2*time.Second {
+				t.Errorf("returned %s after the start, want at once after Ctrl-C", took)
+			}
+		})
 	}
 }
