@@ -244,9 +244,7 @@ func TestCancelDuringHandshake(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	// Cancel once the server holds a connection: the handshake is under way.
 	go func() {
-		for srv.Connections() == 0 {
-			time.Sleep(time.Millisecond)
-		}
+		<-srv.Accepted()
 		cancel()
 	}()
 	start := time.Now()

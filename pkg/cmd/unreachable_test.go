@@ -157,10 +157,7 @@ func TestCtrlCWhileConnecting(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			go func() {
-				// Ctrl-C once the server holds a connection.
-				for srv.Connections() == 0 && ctx.Err() == nil {
-					time.Sleep(time.Millisecond)
-				}
+				<-srv.Accepted() // Ctrl-C once the server holds a connection
 				cancel()
 			}()
 			root := NewCmdSchedCache(genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
