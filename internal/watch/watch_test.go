@@ -447,3 +447,37 @@ func TestCancel(t *testing.T) {
 		t.Errorf("output %q", out.String())
 	}
 }
+
+// TestCancelDuringOutage: Ctrl-C while client-go backs off between
+// retries ends Run at once, with context.Canceled.
+func TestCancelDuringOutage(t *testing.T) {
+	cs := fake.NewClientset(node("n1"))
+	var mu sync.Mutex
+	var first *watch.FakeWatcher
+	attempts := 0
+	cs.PrependWatchReactor("pods", func(k8stesting.Action) (bool, watch.Interface, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		attempts++
+		if attempts > 1 {
+			return true, nil, refused(attempts)
+		}
+		first = watch.NewFake()
+		return true, first, nil
+	})
+	_, notes, _, cancel, done := start(t, cs)
+	mu.Lock()
+	first.Stop()
+	mu.Unlock()
+	notes.waitFor(t, "retrying with backoff")
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run returned %v", err)
+		}
+		done <- err // for the cleanup
+	case <-time.After(deadline):
+		t.Fatal("Run did not return")
+	}
+}
