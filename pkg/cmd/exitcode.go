@@ -10,7 +10,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 )
 
-// Exit codes of kubectl-schedcache (documented in README "Exit codes").
+// Exit codes of kubectl-schedcache (documented in docs/exit-codes.md).
 const (
 	// ExitOK means success (for "requested --pod": the pod fits some node).
 	ExitOK = 0
@@ -31,14 +31,14 @@ const (
 )
 
 // exitCodes is the one table of exit codes: "--help" prints it (ExitCodesHelp)
-// and README's "Exit codes" section repeats it.
+// and docs/exit-codes.md repeats it.
 var exitCodes = []struct {
 	code    int
 	meaning string
 }{
 	{ExitOK, "success; requested --pod/--pod-file: the pod fits some node; why: every pod would be scheduled"},
 	{ExitError, "runtime error (Forbidden, Unauthorized, bad input file); requested --pod: fits no node; why: some pod stays Pending"},
-	{ExitUsage, "usage error: unknown command, flag, output format, column or resource, bad or conflicting flag values (-n with -A); requested --pod and why: any error"},
+	{ExitUsage, "usage error: unknown command, flag, output format, column or resource, bad or conflicting flag values; requested --pod, why, drain: any other error"},
 	{ExitDiffer, "compare, diff: the two sides differ"},
 	{ExitUnreachable, "cannot reach the cluster (no kubeconfig, refused, DNS, TLS, no answer in time), in every command"},
 	{ExitInterrupted, "interrupted (Ctrl-C)"},
