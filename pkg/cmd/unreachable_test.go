@@ -174,3 +174,24 @@ func TestCtrlCWhileConnecting(t *testing.T) {
 		})
 	}
 }
+
+// TestSilentServerWatchFailsLikePlain: against a server that accepts and
+// never answers, dump --watch fails as dump does: within the one bound
+// (--request-timeout here), with the same error and exit code, instead of
+// waiting for ever.
+func TestSilentServerWatchFailsLikePlain(t *testing.T) {
+	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
+	const bound = 300 * time.Millisecond
+	for _, args := range [][]string{{"dump"}, {"dump", "--watch"}, {"requested", "--watch"}} {
+		srv := fakeapi.NewSilent(t)
+		start := time.Now()
+		r := run(t, "", append(args, "--server", srv.URL, "--request-timeout", bound.String())...)
+		if took := time.Since(start); took > bound+700*time.Millisecond {
+			t.Errorf("%v: took %s, want about %s", args, took, bound)
+		}
+		want := "error: cannot reach the API server at " + srv.URL + " in time: it accepted the connection, then sent no answer within --request-timeout (300ms)\n"
+		if r.stderr != want || r.code != ExitUnreachable {
+			t.Errorf("%v: stderr %q, exit %d; want %q, %d", args, r.stderr, r.code, want, ExitUnreachable)
+		}
+	}
+}
