@@ -62,22 +62,24 @@ func (w *Watcher) informer(resource string, example runtime.Object,
 	t := &tracker{w: w, resource: resource}
 	lw := &toolscache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-			t.starting("list")
 			obj, err := list(ctx, o)
 			if err != nil {
 				t.failed(ctx, "list", err)
+				return obj, err
+			}
+			if o.Continue == "" { // a page after the first is the same list
+				t.listed("list")
 			}
 			return obj, err
 		},
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-			watchList := o.SendInitialEvents != nil && *o.SendInitialEvents
-			if watchList {
-				t.starting("watch-list")
-			}
 			wi, err := watchFn(ctx, o)
 			if err != nil {
 				t.failed(ctx, "watch", err)
 				return nil, err
+			}
+			if o.SendInitialEvents != nil && *o.SendInitialEvents {
+				t.listed("watch-list")
 			}
 			t.watching()
 			return t.wrap(wi), nil
@@ -112,10 +114,10 @@ type tracker struct {
 	lastErr string // why the last watch ended, for the relist note
 }
 
-// starting is called before each request for the whole state. A relist
-// after the initial state is noted, with why the watch ended; not during
-// an outage, whose note said it all.
-func (t *tracker) starting(kind string) {
+// listed is called after each request for the whole state that
+// succeeded. A relist after the initial state is noted, with why the
+// watch ended; not when it ends an outage, whose notes say it all.
+func (t *tracker) listed(kind string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.lists++
