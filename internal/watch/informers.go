@@ -2,7 +2,6 @@ package watch
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -173,10 +172,6 @@ func (t *tracker) failed(ctx context.Context, verb string, err error) {
 // said by the relist note), or a failed request already handled.
 func (t *tracker) ended(ctx context.Context, err error) {
 	if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
-		return
-	}
-	var le *load.Error
-	if errors.As(err, &le) {
 		return
 	}
 	if t.w.synced.Load() && t.w.outage.down() {
