@@ -65,8 +65,10 @@ func (e *HeaderTimeoutError) Error() string {
 	return fmt.Sprintf("no answer within %s", e.After)
 }
 
-// Timeout marks the error as a timeout (net.Error).
-func (e *HeaderTimeoutError) Timeout() bool { return true }
+// Timeout is false on purpose: the bound is final, and client-go retries
+// a watch request whose error is a net.Error timeout (ten times, a second
+// apart), which would be the silent second attempt the bound rules out.
+func (e *HeaderTimeoutError) Timeout() bool { return false }
 
 // Temporary is false: the request is not retried as is (net.Error).
 func (e *HeaderTimeoutError) Temporary() bool { return false }

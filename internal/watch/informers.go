@@ -143,8 +143,8 @@ func (t *tracker) watching() {
 // failed handles a failed request (verb "list" or "watch"). A refused one
 // (Forbidden, Unauthorized) ends Run at once with the listing's error,
 // naming the verb and the ClusterRole that grants it; before the initial
-// state, so does a failed list, as the plain command fails (a failed
-// watch-list falls back to a list in client-go). Later failures are an
+// state, so does a failed list or a server that cannot be reached, as
+// the plain command fails. Later failures are an
 // outage. After Ctrl-C nothing is said.
 func (t *tracker) failed(ctx context.Context, verb string, err error) {
 	if ctx.Err() != nil || t.w.stopped.Load() {
@@ -156,7 +156,10 @@ func (t *tracker) failed(ctx context.Context, verb string, err error) {
 		t.w.fail(load.RequestError(ctx, err, verb, t.resource, host))
 		return
 	case !t.w.synced.Load():
-		if verb == "list" {
+		// A server that cannot be reached fails the watch-list as the
+		// list (client-go would retry it with backoff); another failed
+		// watch-list falls back to a list in client-go.
+		if verb == "list" || load.Unreached(err, host) != nil {
 			t.w.fail(load.RequestError(ctx, err, verb, t.resource, host))
 		}
 		return

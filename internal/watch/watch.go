@@ -56,6 +56,10 @@ type Options struct {
 	Interval time.Duration
 	// Clock times the batches; default the real clock.
 	Clock clock.WithTicker
+	// Synced, when set, is called once the initial state is complete,
+	// before it is written (e.g. to say what could wait until the server
+	// was known to answer).
+	Synced func()
 }
 
 // Delta is one batch of changes.
@@ -177,6 +181,9 @@ func (w *Watcher) Run(ctx context.Context, out io.Writer, render Render) error {
 		return err
 	}
 	w.synced.Store(true)
+	if w.opts.Synced != nil {
+		w.opts.Synced()
+	}
 	if err := write(ctx, out, w.initial, render); err != nil {
 		return err
 	}

@@ -98,23 +98,24 @@ func runWatch(ctx context.Context, in *InputFlags, out *OutputFlags, wf *WatchFl
 	if host != "" {
 		source += " " + host
 	}
-	// A server that cannot be reached fails as the plain command's
-	// listing does (same bound, text and exit code), without a warning
-	// about its version first.
+	// A server that cannot be reached fails in the first listing, as the
+	// plain command's does (same bound, text and exit code), without a
+	// warning about its version first: that waits until the server has
+	// answered.
 	var said bytes.Buffer
 	profile, choice, err := in.Profile(ctx, &said)
 	if err != nil {
 		return err
 	}
-	if u := load.Unreached(choice.err, host); u != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return u
+	sayVersion := func() { _, _ = streams.ErrOut.Write(said.Bytes()) }
+	var synced func()
+	if load.Unreached(choice.err, host) != nil {
+		synced = sayVersion
+	} else {
+		sayVersion()
 	}
-	_, _ = streams.ErrOut.Write(said.Bytes())
 	w := watch.New(watch.Options{Client: client, Source: source, Host: host, Notes: streams.ErrOut, Clock: wf.clock,
-		Cache: cache.Options{Profile: &profile}})
+		Cache: cache.Options{Profile: &profile}, Synced: synced})
 	r := &watchRenderer{view: view, out: out, watchOnly: wf.WatchOnly, opts: out.TableOptions(streams.Out)}
 	return w.Run(ctx, streams.Out, r.render)
 }
