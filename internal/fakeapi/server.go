@@ -38,6 +38,8 @@ import (
 type Request struct {
 	Method, Path string
 	Query        url.Values
+	// UserAgent is the request's User-Agent header.
+	UserAgent string
 }
 
 // Server is a running fake API server; close it with Close (New registers
@@ -88,7 +90,7 @@ func knownResources() map[schema.GroupVersionResource]schema.GroupVersionKind {
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query()})
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), UserAgent: r.UserAgent()})
 	s.mu.Unlock()
 	if r.Method != http.MethodGet {
 		writeStatus(w, apierrors.NewMethodNotSupported(schema.GroupResource{}, r.Method))

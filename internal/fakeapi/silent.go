@@ -12,9 +12,13 @@ import (
 type Silent struct {
 	// URL is http://127.0.0.1:PORT.
 	URL string
+	// TLSURL is https://127.0.0.1:PORT: to a TLS client the server
+	// accepts the connection and never completes the handshake.
+	TLSURL string
 
-	mu    sync.Mutex
-	conns []net.Conn
+	mu       sync.Mutex
+	conns    []net.Conn
+	accepted chan struct{} // closed at the first connection
 }
 
 // NewSilent starts a Silent server on a free port of 127.0.0.1.
@@ -24,7 +28,7 @@ func NewSilent(t testing.TB) *Silent {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Silent{URL: "http://" + l.Addr().String()}
+	s := &Silent{URL: "http://" + l.Addr().String(), TLSURL: "https://" + l.Addr().String(), accepted: make(chan struct{})}
 	go func() {
 		for {
 			c, err := l.Accept()
@@ -33,6 +37,9 @@ func NewSilent(t testing.TB) *Silent {
 			}
 			s.mu.Lock()
 			s.conns = append(s.conns, c)
+			if len(s.conns) == 1 {
+				close(s.accepted)
+			}
 			s.mu.Unlock()
 		}
 	}()
@@ -53,3 +60,6 @@ func (s *Silent) Connections() int {
 	defer s.mu.Unlock()
 	return len(s.conns)
 }
+
+// Accepted is closed once the server holds a connection.
+func (s *Silent) Accepted() <-chan struct{} { return s.accepted }

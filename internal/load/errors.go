@@ -89,16 +89,21 @@ func KindOf(err error) ErrorKind {
 	return Other
 }
 
-// rbacHint is the smallest ClusterRole that lets kubectl-schedcache load a
-// cluster: it lists nodes and pods at the cluster scope.
+// ClusterRoleName is the name of the ClusterRole the README's RBAC section
+// gives, which the Forbidden errors of listing and watching name.
+const ClusterRoleName = "schedcache-reader"
+
+// rbacHint is the first rule of that ClusterRole, the smallest that lets
+// kubectl-schedcache load a cluster: get and list nodes and pods at the
+// cluster scope, and watch them (--watch).
 const rbacHint = `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
-  name: kubectl-schedcache
+  name: ` + ClusterRoleName + `
 rules:
 - apiGroups: [""]
   resources: ["nodes", "pods"]
-  verbs: ["get", "list"]`
+  verbs: ["get", "list", "watch"]`
 
 // forbiddenUser extracts the user from an authorizer message such as
 // `pods is forbidden: User "jane" cannot list resource "pods" ...`.
@@ -120,7 +125,11 @@ func apiError(ctx context.Context, err error, verb, resource, host string) error
 		if m := forbiddenUser.FindStringSubmatch(err.Error()); m != nil {
 			msg += fmt.Sprintf(" for user %q", m[1])
 		}
-		msg += "; kubectl-schedcache needs get/list on nodes and pods:"
+		if verb == "watch" {
+			msg += "; --watch needs the verb watch on nodes and pods, besides get and list, as the ClusterRole " + ClusterRoleName + " grants:"
+		} else {
+			msg += "; kubectl-schedcache needs get/list on nodes and pods:"
+		}
 		return &Error{Kind: Forbidden, Msg: msg, Hint: rbacHint, Err: err}
 	case apierrors.IsUnauthorized(err) && strings.HasPrefix(strings.ToLower(host), "http://"):
 		// client-go sends no credentials over plain http, as kubectl.
@@ -141,7 +150,7 @@ func apiError(ctx context.Context, err error, verb, resource, host string) error
 		}
 		return &Error{
 			Kind: Unreachable,
-			Msg:  fmt.Sprintf("cannot reach the API server at %s in time: it accepted the connection, then %s", oneLine(host), timeoutCause(err)),
+			Msg:  fmt.Sprintf("cannot reach the API server at %s in time: %s", oneLine(host), timeoutCause(err)),
 			Err:  err,
 		}
 	case isUnreachable(err):
@@ -161,6 +170,33 @@ func apiError(ctx context.Context, err error, verb, resource, host string) error
 		}
 	}
 	return &Error{Kind: Other, Msg: fmt.Sprintf("cannot %s %s: %s", verb, resource, oneLine(err.Error())), Err: err}
+}
+
+// RequestError is the error of a failed request to verb ("list", "watch")
+// resource (e.g. "pods", at the cluster scope) on the API server at host,
+// worded as a listing's: an *Error of kind Forbidden (naming the verb and
+// the ClusterRole that grants it), Unauthorized, Unreachable or Other;
+// cancellation of ctx is returned wrapping context.Canceled.
+func RequestError(ctx context.Context, err error, verb, resource, host string) error {
+	return apiError(ctx, err, verb, resource, host)
+}
+
+// Unreached returns err as an *Error of kind Unreachable, with the
+// message a listing gives, when err means that the API server at host
+// could not be reached or did not answer in time (a request other than a
+// listing: a pod's log, a GET); else nil. A cancellation is not one.
+func Unreached(err error, host string) error {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	var apiStatus apierrors.APIStatus
+	if errors.As(err, &apiStatus) {
+		return nil // the server answered
+	}
+	if !isTimeout(err) && !isUnreachable(err) {
+		return nil
+	}
+	return apiError(context.Background(), err, "get", "", host)
 }
 
 // isTimeout reports whether err is a timeout of a request that reached the
@@ -184,17 +220,28 @@ func isTimeout(err error) bool {
 	return strings.Contains(msg, "Client.Timeout") || strings.Contains(msg, "timeout awaiting response headers")
 }
 
-// timeoutCause says which timeout ended a request.
+// timeoutCause says where a request stopped and which bound ended it:
+// "it accepted the connection, then sent no answer within 15s (raise it
+// with --request-timeout)".
 func timeoutCause(err error) string {
 	var hte *HeaderTimeoutError
-	switch msg := err.Error(); {
-	case errors.As(err, &hte):
-		return fmt.Sprintf("sent no answer within %s (raise it with --request-timeout)", hte.After)
-	case strings.Contains(msg, "awaiting headers"):
-		return "sent no answer within --request-timeout"
-	default:
-		return "did not send the whole answer within --request-timeout"
+	if errors.As(err, &hte) {
+		within := fmt.Sprintf("%s (raise it with --request-timeout)", hte.After)
+		if hte.Flag {
+			within = fmt.Sprintf("--request-timeout (%s)", hte.After)
+		}
+		switch hte.Stage {
+		case stageConnect:
+			return "no connection within " + within
+		case stageHandshake:
+			return "it accepted the connection, then did not complete the TLS handshake within " + within
+		}
+		return "it accepted the connection, then sent no answer within " + within
 	}
+	if strings.Contains(err.Error(), "awaiting headers") {
+		return "it accepted the connection, then sent no answer within --request-timeout"
+	}
+	return "it accepted the connection, then did not send the whole answer within --request-timeout"
 }
 
 // isUnreachable reports whether err means the API server gave no usable

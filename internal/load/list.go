@@ -278,10 +278,19 @@ func eachItem(ctx context.Context, pageSize int64, c *counter, list pager.ListPa
 //   - when warnings is not nil, server warnings (HTTP Warning headers) written
 //     to it once each, as "Warning: <message>", through cfg.WarningHandler
 //     (not client-go's process-wide default handler);
-//   - a response-header timeout of DefaultHeaderTimeout on each request,
-//     unless cfg.Timeout (--request-timeout) is set, and, when warnings is
-//     not nil, a note written to it after WaitingNoteAfter of silence from
-//     the server ("waiting for the API server at ... (Ctrl-C to stop)").
+//   - one bound (DefaultHeaderTimeout, or cfg.Timeout: --request-timeout)
+//     from the first dial to the first byte of the first answer, shared by
+//     every request made until then (GET /version, the listings) and never
+//     granted twice: once it has passed, every such request fails at once
+//     with the same *HeaderTimeoutError, which says where the connection
+//     stopped (connection, TLS handshake, answer); client-go's TLS
+//     handshake timeout becomes that bound. After the first answer, a
+//     response-header timeout of DefaultHeaderTimeout on each request
+//     unless cfg.Timeout is set. When warnings is not nil, a note is
+//     written to it after WaitingNoteAfter of silence from the server
+//     ("waiting for the API server at ... (Ctrl-C to stop)"). Ctrl-C (the
+//     request's context) ends a request at once, while it dials or
+//     handshakes too.
 func ConfigureClient(cfg *rest.Config, warnings io.Writer) {
 	guardSilence(cfg, warnings, DefaultHeaderTimeout, WaitingNoteAfter)
 	cfg.ContentType = runtime.ContentTypeProtobuf

@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -226,11 +227,11 @@ func TestListErrors(t *testing.T) {
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
-  name: kubectl-schedcache
+  name: schedcache-reader
 rules:
 - apiGroups: [""]
   resources: ["nodes", "pods"]
-  verbs: ["get", "list"]`,
+  verbs: ["get", "list", "watch"]`,
 			wantIsKind: apierrors.IsForbidden,
 		},
 		{
@@ -695,5 +696,35 @@ func TestListKeepEmptyDirAndDaemonSets(t *testing.T) {
 		} else if ds, ok := c.Objects[0].(*appsv1.DaemonSet); !ok || ds.Name != "agent" {
 			t.Errorf("objects: %v", c.Objects)
 		}
+	}
+}
+
+// TestNoteClearsProgressLine: a note written while the progress line is
+// shown clears the line first (carriage return, spaces, carriage return)
+// instead of landing on it ("…28,540 podsnote: skipped…"); the progress
+// line is drawn again after it, and ends with its newline.
+func TestNoteClearsProgressLine(t *testing.T) {
+	clk := testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	term := &syncWriter{writes: make(chan struct{}, 1)}
+	stderr := NewStatusLine(term)
+	nodes, pods := newCounter(), newCounter()
+	nodes.listed.Store(3)
+	pods.listed.Store(28_540)
+	p := startProgress(stderr, clk, nodes, pods, nil)
+	clk.Step(1500 * time.Millisecond)
+	<-term.writes // the line is shown
+	fmt.Fprintln(stderr, "note: skipped 261 terminal pods (Succeeded/Failed), as the scheduler does")
+	p.Stop()
+	line := "listed 3 nodes, 28,540 pods"
+	want := "\r" + line + "\r" + strings.Repeat(" ", len(line)) + "\r" +
+		"note: skipped 261 terminal pods (Succeeded/Failed), as the scheduler does\n" +
+		"\r" + line + "\n"
+	if got := term.String(); got != want {
+		t.Errorf("terminal got %q, want %q", got, want)
+	}
+	// Without a progress line shown, output passes as it is.
+	fmt.Fprint(stderr, "warning: x\n")
+	if got := term.String(); got != want+"warning: x\n" {
+		t.Errorf("terminal got %q after the progress ended", got)
 	}
 }

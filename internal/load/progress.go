@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -57,9 +58,65 @@ func (c *counter) String() string {
 	return thousands(listed)
 }
 
+// StatusLine is a terminal whose last line a progress line may hold: the
+// one mechanism by which everything else written there (notes, warnings,
+// the transport's "waiting" note) clears that line first, so that nothing
+// lands on it; the progress redraws it on its next update. Give the same
+// StatusLine as ListOptions.Progress / FileOptions.Progress and as the
+// writer of every other stderr output. Safe for concurrent use.
+type StatusLine struct {
+	mu    sync.Mutex
+	out   io.Writer
+	shown string // the progress line on the terminal now; "" for none
+}
+
+// NewStatusLine returns a StatusLine writing to out (the terminal).
+func NewStatusLine(out io.Writer) *StatusLine { return &StatusLine{out: out} }
+
+// Terminal is the writer beneath, for terminal checks.
+func (s *StatusLine) Terminal() io.Writer { return s.out }
+
+// Write clears the progress line, if one is shown, and writes p.
+func (s *StatusLine) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shown != "" {
+		if _, err := fmt.Fprintf(s.out, "\r%s\r", strings.Repeat(" ", len(s.shown))); err != nil {
+			return 0, err
+		}
+		s.shown = ""
+	}
+	return s.out.Write(p)
+}
+
+// show puts line in place of the line shown (carriage return, padded with
+// spaces over a longer one); unchanged, it writes nothing.
+func (s *StatusLine) show(line string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if line == s.shown {
+		return
+	}
+	pad := ""
+	if n := len(s.shown) - len(line); n > 0 {
+		pad = strings.Repeat(" ", n)
+	}
+	fmt.Fprintf(s.out, "\r%s%s", line, pad)
+	s.shown = line
+}
+
+// end leaves line on the terminal, ended with a newline.
+func (s *StatusLine) end(line string) {
+	s.show(line)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fmt.Fprintln(s.out)
+	s.shown = ""
+}
+
 // progress writes a single, updating "listed N nodes, M pods" line.
 type progress struct {
-	out                  io.Writer
+	out                  *StatusLine
 	clock                clock.WithTicker
 	nodes, pods, objects *counter   // objects: nil when none are listed
 	feed                 *sinkFeed  // nil or without a sink: nothing modelled while listing
@@ -74,13 +131,21 @@ type progress struct {
 // it with a newline. The ticker is created before startProgress returns, so a
 // fake clock in tests sees it.
 func startProgress(out io.Writer, clk clock.WithTicker, nodes, pods, objects *counter) *progress {
-	return start(&progress{out: out, clock: clk, nodes: nodes, pods: pods, objects: objects})
+	return start(&progress{out: statusLine(out), clock: clk, nodes: nodes, pods: pods, objects: objects})
 }
 
 // startReadProgress is startProgress for reading files: "read 312 of 742
 // MB, 5,000 nodes, 41,000 pods".
 func startReadProgress(out io.Writer, clk clock.WithTicker, read *readCount, feed *sinkFeed) *progress {
-	return start(&progress{out: out, clock: clk, read: read, feed: feed})
+	return start(&progress{out: statusLine(out), clock: clk, read: read, feed: feed})
+}
+
+// statusLine is out as a StatusLine: itself, or one of its own.
+func statusLine(out io.Writer) *StatusLine {
+	if s, ok := out.(*StatusLine); ok {
+		return s
+	}
+	return NewStatusLine(out)
 }
 
 func start(p *progress) *progress {
@@ -95,23 +160,21 @@ func start(p *progress) *progress {
 func (p *progress) run(start time.Time, ticker clock.Ticker) {
 	defer close(p.done)
 	defer ticker.Stop()
-	var shown string
+	shown := false // the line was shown at least once
 	for {
 		select {
 		case <-p.stop:
-			if shown != "" {
-				p.show(p.line(), shown)
-				fmt.Fprintln(p.out)
+			if shown {
+				p.out.end(p.line())
 			}
 			return
 		case <-ticker.C():
 			if p.clock.Since(start) < progressDelay {
 				continue
 			}
-			if line := p.line(); line != shown {
-				p.show(line, shown)
-				shown = line
-			}
+			// Redrawn when it changed, or when other output cleared it.
+			p.out.show(p.line())
+			shown = true
 		}
 	}
 }
@@ -170,15 +233,6 @@ func (f *sinkFeed) modelled() string {
 		return ""
 	}
 	return fmt.Sprintf("; modelled %s nodes, %s pods", thousands(f.nodes.Load()), thousands(f.pods.Load()))
-}
-
-// show overwrites the previous line, padding with spaces when it was longer.
-func (p *progress) show(line, previous string) {
-	pad := ""
-	if n := len(previous) - len(line); n > 0 {
-		pad = strings.Repeat(" ", n)
-	}
-	fmt.Fprintf(p.out, "\r%s%s", line, pad)
 }
 
 // thousands formats n with comma separators: 150000 -> "150,000".

@@ -134,3 +134,125 @@ func TestSilentURL(t *testing.T) {
 		t.Errorf("%d connections, want 1 (a timeout is not retried)", n)
 	}
 }
+
+// firstAnswerCase runs GET /version then the listing, as every live
+// command does, against a server that never answers; it returns the
+// listing's error and the time both took.
+func firstAnswerCase(t *testing.T, cfg *rest.Config, ctx context.Context) (error, time.Duration) {
+	t.Helper()
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, verr := client.Discovery().RESTClient().Get().AbsPath("/version").Do(ctx).Raw()
+	if verr == nil {
+		t.Fatal("GET /version succeeded on a silent server")
+	}
+	_, err = List(ctx, client, ListOptions{Host: cfg.Host})
+	return err, time.Since(start)
+}
+
+// TestOneBoundUntilFirstAnswer: GET /version and the listing after it
+// share one bound from the first dial to the first answer: a silent server
+// ends both within the bound (not once each), the listing makes no second
+// connection, and its error says where the connection stopped and which
+// bound ended it: the default (raise it with --request-timeout) or
+// --request-timeout, which replaces it.
+func TestOneBoundUntilFirstAnswer(t *testing.T) {
+	const bound = 400 * time.Millisecond
+	const slack = 300 * time.Millisecond
+	for _, tc := range []struct {
+		name  string
+		tls   bool
+		flag  bool
+		cause string
+	}{
+		{name: "silent", cause: "it accepted the connection, then sent no answer within 400ms (raise it with --request-timeout)"},
+		{name: "silent, --request-timeout", flag: true, cause: "it accepted the connection, then sent no answer within --request-timeout (400ms)"},
+		{name: "frozen TLS handshake", tls: true, cause: "it accepted the connection, then did not complete the TLS handshake within 400ms (raise it with --request-timeout)"},
+		{name: "frozen TLS handshake, --request-timeout", tls: true, flag: true, cause: "it accepted the connection, then did not complete the TLS handshake within --request-timeout (400ms)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := fakeapi.NewSilent(t)
+			host := srv.URL
+			if tc.tls {
+				host = srv.TLSURL
+			}
+			cfg := &rest.Config{Host: host}
+			timeout := bound
+			if tc.flag {
+				cfg.Timeout, timeout = bound, time.Hour
+			}
+			guardSilence(cfg, nil, timeout, time.Hour)
+			err, took := firstAnswerCase(t, cfg, context.Background())
+			want := "cannot reach the API server at " + host + " in time: " + tc.cause
+			if err == nil || err.Error() != want {
+				t.Errorf("error %v, want %q", err, want)
+			}
+			if took > bound+slack {
+				t.Errorf("took %s, want within the bound %s (+%s)", took, bound, slack)
+			}
+			if n := srv.Connections(); n != 1 {
+				t.Errorf("%d connections, want 1 (no second attempt after the bound)", n)
+			}
+		})
+	}
+}
+
+// TestTLSHandshakeTimeoutIsTheBound: client-go's transport gives up a TLS
+// handshake after 10 s; behind the guard that timeout is the bound, so
+// that the bound alone ends a frozen handshake.
+func TestTLSHandshakeTimeoutIsTheBound(t *testing.T) {
+	cfg := &rest.Config{Host: "https://127.0.0.1:1"}
+	guardSilence(cfg, nil, 20*time.Second, time.Hour)
+	rt, err := rest.TransportFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var guard *silenceGuard
+	for rt != nil && guard == nil {
+		if g, ok := rt.(*silenceGuard); ok {
+			guard = g
+			break
+		}
+		w, ok := rt.(interface{ WrappedRoundTripper() http.RoundTripper })
+		if !ok {
+			break
+		}
+		rt = w.WrappedRoundTripper()
+	}
+	if guard == nil {
+		t.Fatal("no silenceGuard in the transport")
+	}
+	tr, ok := guard.next.(*http.Transport)
+	if !ok || tr.TLSHandshakeTimeout != 20*time.Second {
+		t.Errorf("transport %T behind the guard, want an *http.Transport with TLSHandshakeTimeout 20s", guard.next)
+	}
+}
+
+// TestCancelDuringHandshake: Ctrl-C (ctx canceled) while a server holds
+// the TLS handshake ends the listing at once, as a cancellation.
+func TestCancelDuringHandshake(t *testing.T) {
+	srv := fakeapi.NewSilent(t)
+	cfg := &rest.Config{Host: srv.TLSURL}
+	guardSilence(cfg, nil, time.Hour, time.Hour)
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	// Cancel once the server holds a connection: the handshake is under way.
+	go func() {
+		<-srv.Accepted()
+		cancel()
+	}()
+	start := time.Now()
+	_, err = List(ctx, client, ListOptions{Host: cfg.Host})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want one wrapping context.Canceled", err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("returned %s after the start, want at once after the cancel", took)
+	}
+}

@@ -27,7 +27,7 @@ func (w *Watcher) nodeHandlers() toolscache.ResourceEventHandler {
 			defer w.mu.Unlock()
 			w.cache.AddNode(node)
 			w.touched(node.Name, "node added")
-			w.event()
+			w.event(true)
 		},
 		UpdateFunc: func(oldObj, newObj any) {
 			oldNode, ok1 := oldObj.(*v1.Node)
@@ -39,7 +39,7 @@ func (w *Watcher) nodeHandlers() toolscache.ResourceEventHandler {
 			defer w.mu.Unlock()
 			w.cache.UpdateNode(oldNode, newNode)
 			w.touched(newNode.Name, updated("node", oldNode.ResourceVersion, newNode.ResourceVersion))
-			w.event()
+			w.event(changedRV(oldNode.ResourceVersion, newNode.ResourceVersion))
 		},
 		DeleteFunc: func(obj any) {
 			node, ok := obj.(*v1.Node)
@@ -55,7 +55,7 @@ func (w *Watcher) nodeHandlers() toolscache.ResourceEventHandler {
 				w.notes.note("cache", fmt.Sprintf("RemoveNode failed, as it would in kube-scheduler: %v", err))
 			}
 			w.touched(node.Name, "node removed")
-			w.event()
+			w.event(true)
 		},
 	}
 }
@@ -63,11 +63,15 @@ func (w *Watcher) nodeHandlers() toolscache.ResourceEventHandler {
 // updated names an update; one that changed nothing (same resourceVersion)
 // comes from a relist.
 func updated(what, oldRV, newRV string) string {
-	if oldRV != "" && oldRV == newRV {
+	if !changedRV(oldRV, newRV) {
 		return what + " relisted unchanged"
 	}
 	return what + " updated"
 }
+
+// changedRV reports whether an update changed the object: not a relist's
+// unchanged copy (same resourceVersion).
+func changedRV(oldRV, newRV string) bool { return oldRV == "" || oldRV != newRV }
 
 func podName(p *v1.Pod) string { return p.Namespace + "/" + p.Name }
 
@@ -86,7 +90,7 @@ func (w *Watcher) podHandlers() toolscache.ResourceEventHandler {
 			} else {
 				w.setPending(nil, pod)
 			}
-			w.event()
+			w.event(true)
 		},
 		UpdateFunc: func(oldObj, newObj any) {
 			oldPod, ok1 := oldObj.(*v1.Pod)
@@ -107,7 +111,7 @@ func (w *Watcher) podHandlers() toolscache.ResourceEventHandler {
 			default:
 				w.setPending(oldPod, newPod)
 			}
-			w.event()
+			w.event(changedRV(oldPod.ResourceVersion, newPod.ResourceVersion))
 		},
 		DeleteFunc: func(obj any) {
 			pod, ok := obj.(*v1.Pod)
@@ -131,7 +135,7 @@ func (w *Watcher) podHandlers() toolscache.ResourceEventHandler {
 				}
 			}
 			w.setPending(pod, nil)
-			w.event()
+			w.event(true)
 		},
 	}
 }

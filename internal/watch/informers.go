@@ -61,20 +61,26 @@ func (w *Watcher) informer(resource string, example runtime.Object,
 	t := &tracker{w: w, resource: resource}
 	lw := &toolscache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-			t.starting("list")
 			obj, err := list(ctx, o)
-			t.done(err)
+			if err != nil {
+				t.failed(ctx, "list", err)
+				return obj, err
+			}
+			if o.Continue == "" { // a page after the first is the same list
+				t.listed("list")
+			}
 			return obj, err
 		},
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-			if o.SendInitialEvents != nil && *o.SendInitialEvents {
-				t.starting("watch-list")
-			}
 			wi, err := watchFn(ctx, o)
-			t.done(err)
 			if err != nil {
+				t.failed(ctx, "watch", err)
 				return nil, err
 			}
+			if o.SendInitialEvents != nil && *o.SendInitialEvents {
+				t.listed("watch-list")
+			}
+			t.watching()
 			return t.wrap(wi), nil
 		},
 	}
@@ -90,14 +96,14 @@ func (w *Watcher) informer(resource string, example runtime.Object,
 		}
 		return obj, nil
 	})
-	_ = inf.SetWatchErrorHandlerWithContext(func(_ context.Context, _ *toolscache.Reflector, err error) {
-		t.failed(err)
+	_ = inf.SetWatchErrorHandlerWithContext(func(ctx context.Context, _ *toolscache.Reflector, err error) {
+		t.ended(ctx, err)
 	})
 	return inf
 }
 
 // tracker follows one resource's requests to tell the user about trouble
-// and recovery, once each.
+// and recovery, once each (see outage).
 type tracker struct {
 	w        *Watcher
 	resource string
@@ -105,11 +111,12 @@ type tracker struct {
 	mu      sync.Mutex
 	lists   int    // initial-state requests (list or watch-list) made
 	lastErr string // why the last watch ended, for the relist note
-	trouble bool
 }
 
-// starting is called before each request for the whole state.
-func (t *tracker) starting(kind string) {
+// listed is called after each request for the whole state that
+// succeeded. A relist after the initial state is noted, with why the
+// watch ended; not when it ends an outage, whose notes say it all.
+func (t *tracker) listed(kind string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.lists++
@@ -119,35 +126,70 @@ func (t *tracker) starting(kind string) {
 			why = "the watch ended"
 		}
 		t.lastErr = ""
-		t.w.notes.always(fmt.Sprintf("%s: %s; getting every object again (%s), the changes follow as events", t.resource, why, kind))
+		if !t.w.outage.down() {
+			t.w.notes.always(fmt.Sprintf("%s: %s; getting every object again (%s), the changes follow as events", t.resource, why, kind))
+		}
 	}
 }
 
-// done records the outcome of a request.
-func (t *tracker) done(err error) {
-	if err == nil {
-		t.mu.Lock()
-		if t.trouble {
-			t.trouble = false
-			t.w.notes.note("watch "+t.resource, fmt.Sprintf("%s: watching again", t.resource))
-		}
-		t.mu.Unlock()
+// watching records that a watch runs: the end of an outage, when every
+// resource is watched again.
+func (t *tracker) watching() {
+	if t.w.outage.watching(t.resource, t.w.changes.Load()) {
+		t.w.due() // the note goes with the next batch
+	}
+}
+
+// failed handles a failed request (verb "list" or "watch"). A refused one
+// (Forbidden, Unauthorized) ends Run at once with the listing's error,
+// naming the verb and the ClusterRole that grants it; before the initial
+// state, so does a failed list or a server that cannot be reached, as
+// the plain command fails. Later failures are an
+// outage. After Ctrl-C nothing is said.
+func (t *tracker) failed(ctx context.Context, verb string, err error) {
+	if ctx.Err() != nil || t.w.stopped.Load() {
 		return
 	}
-	t.failed(err)
-}
-
-// failed notes a failed request or watch; before the initial state is
-// complete a refused one is fatal.
-func (t *tracker) failed(err error) {
-	if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
-		t.w.failed(fmt.Errorf("cannot list and watch %s: %w\n--watch needs get, list and watch on nodes and pods (see README, RBAC)", t.resource, err))
+	host := t.w.opts.Host
+	switch {
+	case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
+		t.w.fail(load.RequestError(ctx, err, verb, t.resource, host))
+		return
+	case !t.w.synced.Load():
+		// A server that cannot be reached fails the watch-list as the
+		// list (client-go would retry it with backoff); another failed
+		// watch-list falls back to a list in client-go.
+		if verb == "list" || load.Unreached(err, host) != nil {
+			t.w.fail(load.RequestError(ctx, err, verb, t.resource, host))
+		}
+		return
 	}
 	t.mu.Lock()
-	t.trouble = true
 	t.lastErr = err.Error()
 	t.mu.Unlock()
-	t.w.notes.note("watch "+t.resource, fmt.Sprintf("%s: %v; retrying", t.resource, err))
+	t.w.outage.failed(t.resource, cause(ctx, err, verb, t.resource, host))
+}
+
+// ended handles the error that ended a list-and-watch cycle (client-go
+// then starts another): a watch that ended in an error event (410 Gone,
+// said by the relist note), or a failed request already handled.
+func (t *tracker) ended(ctx context.Context, err error) {
+	if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
+		return
+	}
+	if t.w.synced.Load() && t.w.outage.down() {
+		return // said when the outage started
+	}
+	t.failed(ctx, "watch", err)
+}
+
+// cause is a failed request's error as one line: the listing's wording,
+// without the request's URL.
+func cause(ctx context.Context, err error, verb, resource, host string) string {
+	if u := load.Unreached(err, host); u != nil {
+		return u.Error()
+	}
+	return load.RequestError(ctx, err, verb, resource, host).Error()
 }
 
 // wrap passes a watch's events through, noting error events (410 Gone:

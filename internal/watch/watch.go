@@ -44,15 +44,22 @@ type Options struct {
 	Client kubernetes.Interface
 	// Source describes the cluster, e.g. "cluster https://…".
 	Source string
+	// Host is the API server's address, named in errors and notes.
+	Host string
 	// Cache configures the cache model (feature gates, generations).
 	Cache cache.Options
-	// Notes receives one line per watch problem or relist, and per cache
-	// operation that failed (kube-scheduler logs those). May be nil.
+	// Notes receives one line when an outage starts and one when it ends,
+	// one per relist, and one per cache operation that failed
+	// (kube-scheduler logs those). May be nil.
 	Notes io.Writer
 	// Interval is the least time between batches; default DefaultInterval.
 	Interval time.Duration
 	// Clock times the batches; default the real clock.
 	Clock clock.WithTicker
+	// Synced, when set, is called once the initial state is complete,
+	// before it is written (e.g. to say what could wait until the server
+	// was known to answer).
+	Synced func()
 }
 
 // Delta is one batch of changes.
@@ -105,7 +112,13 @@ type Watcher struct {
 	dirty  chan struct{}
 	fatal  chan error
 	synced atomic.Bool
-	notes  noteWriter
+	notes  *noteWriter
+	outage *outage
+	// changes counts the events that changed something (not an
+	// unchanged object of a relist), for the reconnection note.
+	changes atomic.Int64
+	// stopped: Run returned; nothing more is said.
+	stopped atomic.Bool
 }
 
 // New returns a Watcher; Run starts it.
@@ -119,24 +132,31 @@ func New(opts Options) *Watcher {
 	if opts.Cache.Generations == nil {
 		opts.Cache.Generations = &cache.GenerationCounter{}
 	}
+	notes := &noteWriter{w: opts.Notes, last: map[string]string{}}
 	return &Watcher{
 		opts: opts, cache: cache.New(opts.Cache), snapshot: cache.NewEmptySnapshot(),
 		pending: map[types.UID]*v1.Pod{}, reasons: map[string][]string{}, more: map[string]int{},
 		gens: map[string]int64{}, dirty: make(chan struct{}, 1), fatal: make(chan error, 1),
-		notes: noteWriter{w: opts.Notes, last: map[string]string{}},
+		notes: notes, outage: newOutage(notes, opts.Clock.Now),
 	}
 }
 
 // Run starts the informers, waits until both have delivered the initial
 // state, writes render(model, snapshot, nil) to out, then a batch each time
 // events changed the cache, until ctx is done (it then returns ctx.Err()).
-// Before the initial state is complete, a refused list (Forbidden,
-// Unauthorized) ends Run with an error; later failures are notes, and the
-// informers retry and relist as client-go does. Each batch is written with
-// one Write, so a cancellation never leaves half of one.
+// Before the initial state is complete, a failed list ends Run with the
+// error a listing gives (internal/load's *Error: Unreachable, Forbidden…);
+// a refused request (Forbidden, Unauthorized: for a watch, the verb watch
+// is missing) ends it at any time. Later failures are an outage: one note
+// when it starts, one when the watches run again, while the informers
+// retry with backoff and relist as client-go does. Each batch is written
+// with one Write, so a cancellation never leaves half of one; after Run
+// returns nothing more is written to Notes.
 func (w *Watcher) Run(ctx context.Context, out io.Writer, render Render) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	defer w.notes.stop()
+	defer w.stopped.Store(true)
 	regs, err := w.start(ctx)
 	if err != nil {
 		return err
@@ -161,6 +181,9 @@ func (w *Watcher) Run(ctx context.Context, out io.Writer, render Render) error {
 		return err
 	}
 	w.synced.Store(true)
+	if w.opts.Synced != nil {
+		w.opts.Synced()
+	}
 	if err := write(ctx, out, w.initial, render); err != nil {
 		return err
 	}
@@ -173,16 +196,21 @@ func (w *Watcher) loop(ctx context.Context, out io.Writer, render Render) error 
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
+		case err := <-w.fatal:
+			return err
 		case <-w.dirty:
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
+		case err := <-w.fatal:
+			return err
 		case <-w.opts.Clock.After(w.opts.Interval):
 		}
 		if err := write(ctx, out, w.flush, render); err != nil {
 			return err
 		}
+		w.outage.report(w.changes.Load())
 	}
 }
 
@@ -310,8 +338,12 @@ func (w *Watcher) touched(node, reason string) {
 	}
 }
 
-// event ends an event handler: counts it and marks a batch due. The caller holds mu.
-func (w *Watcher) event() {
+// event ends an event handler: counts it (and, when it changed
+// something, the change) and marks a batch due. The caller holds mu.
+func (w *Watcher) event(changed bool) {
+	if changed {
+		w.changes.Add(1)
+	}
 	w.events++
 	select {
 	case w.dirty <- struct{}{}:
@@ -319,22 +351,35 @@ func (w *Watcher) event() {
 	}
 }
 
-// failed reports a fatal error before the initial sync.
-func (w *Watcher) failed(err error) {
-	if w.synced.Load() {
-		return
+// due marks a batch due, without an event.
+func (w *Watcher) due() {
+	select {
+	case w.dirty <- struct{}{}:
+	default:
 	}
+}
+
+// fail ends Run with err.
+func (w *Watcher) fail(err error) {
 	select {
 	case w.fatal <- err:
 	default:
 	}
 }
 
-// noteWriter writes notes, each once until it changes for its subject.
+// noteWriter writes notes, each once until it changes for its subject,
+// until stop.
 type noteWriter struct {
 	mu   sync.Mutex
 	w    io.Writer
 	last map[string]string
+}
+
+// stop ends the notes: after Ctrl-C, nothing follows "interrupted".
+func (n *noteWriter) stop() {
+	n.mu.Lock()
+	n.w = nil
+	n.mu.Unlock()
 }
 
 func (n *noteWriter) note(subject, msg string) {

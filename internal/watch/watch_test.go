@@ -5,8 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -21,6 +26,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 
+	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
@@ -128,7 +134,7 @@ func (s *syncBuffer) String() string {
 func start(t *testing.T, cs *fake.Clientset) (*recorder, *syncBuffer, *syncBuffer, context.CancelFunc, chan error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	rec, notes, out := newRecorder(), &syncBuffer{}, &syncBuffer{wrote: make(chan struct{}, 1)}
+	rec, notes, out := newRecorder(), &syncBuffer{wrote: make(chan struct{}, 1)}, &syncBuffer{wrote: make(chan struct{}, 1)}
 	w := New(Options{Client: cs, Source: "test", Notes: notes, Interval: time.Millisecond})
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx, out, rec.render) }()
@@ -264,7 +270,8 @@ func TestRelistAfterGone(t *testing.T) {
 	rec.waitDelta(t, "n1", "pod default/late added")
 }
 
-// TestForbidden: a refused list ends Run with the permission to grant.
+// TestForbidden: a refused list ends Run with the listing's error, which
+// names the permission to grant.
 func TestForbidden(t *testing.T) {
 	cs := fake.NewClientset()
 	cs.PrependReactor("list", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
@@ -274,8 +281,146 @@ func TestForbidden(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	err := w.Run(ctx, &bytes.Buffer{}, newRecorder().render)
-	if err == nil || !strings.Contains(err.Error(), "cannot list and watch pods") || !strings.Contains(err.Error(), "list and watch on nodes and pods") {
+	if err == nil || !strings.HasPrefix(err.Error(), "cannot list pods at the cluster scope: forbidden; kubectl-schedcache needs get/list on nodes and pods:") ||
+		load.KindOf(err) != load.Forbidden {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestWatchForbidden: a user who may list but not watch gets, at once, an
+// error naming the missing verb and the ClusterRole that grants it, never
+// a "watching again" between retries.
+func TestWatchForbidden(t *testing.T) {
+	cs := fake.NewClientset(node("n1"))
+	cs.PrependWatchReactor("pods", func(k8stesting.Action) (bool, watch.Interface, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "",
+			errors.New(`User "jane" cannot watch resource "pods" in API group "" at the cluster scope`))
+	})
+	notes := &syncBuffer{}
+	w := New(Options{Client: cs, Notes: notes})
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	err := w.Run(ctx, &bytes.Buffer{}, newRecorder().render)
+	want := `cannot watch pods at the cluster scope: forbidden for user "jane"; --watch needs the verb watch on nodes and pods, besides get and list, as the ClusterRole schedcache-reader grants:`
+	if err == nil || !strings.HasPrefix(err.Error(), want) || load.KindOf(err) != load.Forbidden {
+		t.Fatalf("got %v, want %q…", err, want)
+	}
+	if strings.Contains(notes.String(), "again") || strings.Contains(notes.String(), "retrying") {
+		t.Errorf("notes %q", notes.String())
+	}
+}
+
+// TestFirstListUnreachable: before the initial state, a failed list ends
+// Run with the listing's error (kind Unreachable), without retrying.
+func TestFirstListUnreachable(t *testing.T) {
+	cs := fake.NewClientset()
+	cs.PrependReactor("list", "nodes", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, refused(1)
+	})
+	notes := &syncBuffer{}
+	w := New(Options{Client: cs, Host: "https://h:6443", Notes: notes})
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	err := w.Run(ctx, &bytes.Buffer{}, newRecorder().render)
+	want := "cannot reach the API server at https://h:6443: dial tcp 10.0.0.1:6443: connect: connection refused"
+	if err == nil || err.Error() != want || load.KindOf(err) != load.Unreachable {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+	if notes.String() != "" {
+		t.Errorf("notes %q, want none", notes.String())
+	}
+}
+
+// refused is a connection refused as client-go reports it, its URL
+// carrying a random timeout as every watch request's does.
+func refused(attempt int) error {
+	return &url.Error{Op: "Get", URL: fmt.Sprintf("https://h:6443/api/v1/pods?timeout=%dm%ds&watch=true", 5+attempt, attempt*7%60),
+		Err: &net.OpError{Op: "dial", Net: "tcp", Addr: &net.TCPAddr{IP: net.IPv4(10, 0, 0, 1), Port: 6443}, Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}}
+}
+
+// TestOutageNotedOnce: after the initial state, watches refused twice
+// (each retry's URL different, as client-go's random timeout makes them)
+// give one note when the outage starts, with its cause, and one when the
+// watch runs again; client-go's backoff paces the retries.
+func TestOutageNotedOnce(t *testing.T) {
+	cs := fake.NewClientset(node("n1"))
+	var mu sync.Mutex
+	var watchers []*watch.FakeWatcher
+	attempts := 0
+	cs.PrependWatchReactor("pods", func(k8stesting.Action) (bool, watch.Interface, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		attempts++
+		if attempts == 2 || attempts == 3 {
+			return true, nil, refused(attempts)
+		}
+		fw := watch.NewFake()
+		watchers = append(watchers, fw)
+		return true, fw, nil
+	})
+	_, notes, _, _, _ := start(t, cs)
+	mu.Lock()
+	first := watchers[0]
+	mu.Unlock()
+	first.Stop() // the server went away
+	notes.waitFor(t, "reconnected after")
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(notes.String()), "\n") {
+		if !strings.Contains(line, "getting every object again") { // the relist after the watch ended
+			got = append(got, line)
+		}
+	}
+	start := regexp.MustCompile(`^note: \d\d:\d\d:\d\d: cannot reach the API server at \(unknown host\): dial tcp 10.0.0.1:6443: connect: connection refused; retrying with backoff \(Ctrl-C to stop\)$`)
+	end := regexp.MustCompile(`^note: \d\d:\d\d:\d\d: reconnected after [0-9.]+m?s; \d+ changes? while away$`)
+	if len(got) != 2 || !start.MatchString(got[0]) || !end.MatchString(got[1]) {
+		t.Errorf("notes:\n%s\nwant two lines besides the relist's, matching\n%s\n%s", notes.String(), start, end)
+	}
+}
+
+// TestOutageNotes: the outage's notes, on a fake clock: one when it starts,
+// none for later failures (whatever their text) or while another resource
+// still fails, one when every resource is watched again, with the outage's
+// length and the changes since.
+func TestOutageNotes(t *testing.T) {
+	var out bytes.Buffer
+	now := time.Date(2026, 11, 27, 14, 2, 3, 0, time.UTC)
+	o := newOutage(&noteWriter{w: &out, last: map[string]string{}}, func() time.Time { return now })
+	o.failed("pods", "cannot reach the API server at h: connection refused")
+	now = now.Add(5 * time.Second)
+	o.failed("nodes", "cannot reach the API server at h: connection reset")
+	o.failed("pods", "cannot reach the API server at h: connection refused (again)")
+	now = now.Add(30 * time.Second)
+	if o.watching("pods", 10) {
+		t.Error("the outage ended while nodes still fail")
+	}
+	now = now.Add(6 * time.Second)
+	if !o.watching("nodes", 10) {
+		t.Error("the outage did not end once both are watched")
+	}
+	o.report(13)
+	o.report(20) // once
+	want := "note: 14:02:03: cannot reach the API server at h: connection refused; retrying with backoff (Ctrl-C to stop)\n" +
+		"note: 14:02:44: reconnected after 41s; 3 changes while away\n"
+	if out.String() != want {
+		t.Errorf("notes:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+// TestNoNotesAfterRun: once Run has returned (Ctrl-C), nothing more is
+// written to Notes: no "retrying" after "interrupted".
+func TestNoNotesAfterRun(t *testing.T) {
+	cs := fake.NewClientset(node("n1"))
+	notes := &syncBuffer{}
+	w := New(Options{Client: cs, Notes: notes, Interval: time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := w.Run(ctx, &bytes.Buffer{}, newRecorder().render); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run returned %v", err)
+	}
+	w.outage.failed("pods", "cannot reach the API server")
+	w.notes.always("late")
+	if notes.String() != "" {
+		t.Errorf("notes after Run returned: %q", notes.String())
 	}
 }
 
@@ -300,5 +445,39 @@ func TestCancel(t *testing.T) {
 	}
 	if out.String() != "initial\n" {
 		t.Errorf("output %q", out.String())
+	}
+}
+
+// TestCancelDuringOutage: Ctrl-C while client-go backs off between
+// retries ends Run at once, with context.Canceled.
+func TestCancelDuringOutage(t *testing.T) {
+	cs := fake.NewClientset(node("n1"))
+	var mu sync.Mutex
+	var first *watch.FakeWatcher
+	attempts := 0
+	cs.PrependWatchReactor("pods", func(k8stesting.Action) (bool, watch.Interface, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		attempts++
+		if attempts > 1 {
+			return true, nil, refused(attempts)
+		}
+		first = watch.NewFake()
+		return true, first, nil
+	})
+	_, notes, _, cancel, done := start(t, cs)
+	mu.Lock()
+	first.Stop()
+	mu.Unlock()
+	notes.waitFor(t, "retrying with backoff")
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run returned %v", err)
+		}
+		done <- err // for the cleanup
+	case <-time.After(deadline):
+		t.Fatal("Run did not return")
 	}
 }

@@ -136,7 +136,7 @@ func (o *SimulateOptions) compareConfigs() error {
 	if err != nil {
 		return err
 	}
-	profile, choice, err := o.Input.Profile(o.ErrOut)
+	profile, choice, err := o.Input.Profile(o.context(), o.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (o *SimulateOptions) compareConfigs() error {
 // model built afresh from cluster.
 func (o *SimulateOptions) simulateUnder(cfg *decide.Config, cluster *load.Cluster, ttl simulate.TTLChoice, profile *cache.Profile, first bool) (v1alpha1.ConfigOutcome, string, error) {
 	sim, err := simulate.New(o.simOptions(ttl, profile, cfg), func(opts cache.Options) (*model.Model, []k8sruntime.Object, error) {
-		m, err := o.Input.BuildModel(cluster, opts, o.ErrOut)
+		m, err := o.Input.BuildModel(o.context(), cluster, opts, o.ErrOut)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -223,7 +223,7 @@ func (o *WhyOptions) compareConfigs(ctx context.Context) error {
 	out := newConfigComparison("why")
 	var lines []string
 	err = quietAfterFirst(&o.ErrOut, len(cfgs), func(i int) error {
-		m, err := o.Input.BuildModel(cluster, cache.Options{}, o.ErrOut)
+		m, err := o.Input.BuildModel(o.context(), cluster, cache.Options{}, o.ErrOut)
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load"
 )
 
 // schedulerNamespace is where --from-pod looks when neither it nor -n names
@@ -36,14 +38,14 @@ func (o *CompareOptions) podLog(ctx context.Context) (io.ReadCloser, string, err
 		return nil, "", usageError(fmt.Errorf("--from-pod %q: want [NAMESPACE/]NAME", o.FromPod))
 	}
 	ref := oneLine(ns + "/" + name)
-	client, _, err := o.Input.client(o.ErrOut)
+	client, host, err := o.Input.client(o.ErrOut)
 	if err != nil {
 		return nil, "", err
 	}
 	container := o.Container
 	if container == "" {
 		if container, err = defaultContainer(ctx, client, ns, name); err != nil {
-			return nil, "", err
+			return nil, "", orUnreached(err, host)
 		}
 	}
 	opts := &v1.PodLogOptions{Container: container, Previous: o.Previous}
@@ -53,9 +55,18 @@ func (o *CompareOptions) podLog(ctx context.Context) (io.ReadCloser, string, err
 	}
 	rc, err := client.CoreV1().Pods(ns).GetLogs(name, opts).Stream(ctx)
 	if err != nil {
-		return nil, "", podLogError(err, ref, "get", "pods/log")
+		return nil, "", orUnreached(podLogError(err, ref, "get", "pods/log"), host)
 	}
 	return rc, ref, nil
+}
+
+// orUnreached is err as the listing would report it when the server at
+// host could not be reached (exit code ExitUnreachable), else err.
+func orUnreached(err error, host string) error {
+	if u := load.Unreached(err, host); u != nil {
+		return u
+	}
+	return err
 }
 
 // defaultContainer picks the container as "kubectl logs" does: the only one,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 )
 
@@ -19,6 +20,11 @@ const (
 	ExitUsage = 2
 	// ExitDiffer means "compare" or "diff" found differences (and printed them).
 	ExitDiffer = 3
+	// ExitUnreachable means the cluster could not be reached, in every
+	// command alike (--watch's first listing too): no kubeconfig, a
+	// connection refused or reset, a DNS or TLS failure, no answer in
+	// time (load.Unreachable).
+	ExitUnreachable = 4
 	// ExitInterrupted means the command was interrupted (Ctrl-C): 128 + SIGINT,
 	// as a shell reports a command killed by it.
 	ExitInterrupted = 130
@@ -31,9 +37,10 @@ var exitCodes = []struct {
 	meaning string
 }{
 	{ExitOK, "success; requested --pod/--pod-file: the pod fits some node; why: every pod would be scheduled"},
-	{ExitError, "runtime error (unreachable server, refused, bad input file); requested --pod: fits no node; why: some pod stays Pending; simulate --pending/--pod-file: some pod ends Unschedulable"},
-	{ExitUsage, "usage error: unknown command, flag, output format, column or resource, bad or conflicting flag values (-n with -A); requested --pod and why: any error"},
+	{ExitError, "runtime error (Forbidden, Unauthorized, bad input file); requested --pod: fits no node; why: some pod stays Pending; simulate --pending/--pod-file: some pod ends Unschedulable"},
+	{ExitUsage, "usage error: unknown command, flag, output format, column or resource, bad or conflicting flag values (-n with -A); requested --pod, why, drain: any other error"},
 	{ExitDiffer, "compare, diff: the two sides differ"},
+	{ExitUnreachable, "cannot reach the cluster (no kubeconfig, refused, DNS, TLS, no answer in time), in every command"},
 	{ExitInterrupted, "interrupted (Ctrl-C)"},
 }
 
@@ -77,6 +84,9 @@ func (e *exitError) Unwrap() error { return e.err }
 func ExitCode(err error) int {
 	if err == nil {
 		return ExitOK
+	}
+	if load.KindOf(err) == load.Unreachable {
+		return ExitUnreachable
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {

@@ -125,6 +125,7 @@ func (f *InputFlags) PodNamespace() string {
 // -n is.
 func (f *InputFlags) AddFlags(cmd *cobra.Command) {
 	f.ConfigFlags.AddFlags(cmd.Flags())
+	describeRequestTimeout(cmd)
 	switch {
 	case f.clusterScoped:
 		cmd.Flags().Lookup("namespace").Usage = namespaceIgnored
@@ -228,9 +229,16 @@ func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, e
 	if f.live != nil {
 		return f.live, f.liveHost, nil
 	}
-	cfg, err := f.restClientGetter().ToRESTConfig()
+	getter := f.restClientGetter()
+	cfg, err := getter.ToRESTConfig()
 	if err != nil {
 		return nil, "", err
+	}
+	if err := missingKubeconfig(getter.ToRawKubeConfigLoader(), cfg, f.ConfigFlags.APIServer); err != nil {
+		return nil, "", err
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = userAgent()
 	}
 	load.ConfigureClient(cfg, warnings)
 	client, err := kubernetes.NewForConfig(cfg)
@@ -244,9 +252,9 @@ func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, e
 // BuildModel builds the cache model of cluster (loaded with Load) with opts,
 // modelling the kube-scheduler version and gates of Profile unless opts sets
 // a profile, and warns on warnings of the pods the cache refused.
-func (f *InputFlags) BuildModel(cluster *load.Cluster, opts cache.Options, warnings io.Writer) (*model.Model, error) {
+func (f *InputFlags) BuildModel(ctx context.Context, cluster *load.Cluster, opts cache.Options, warnings io.Writer) (*model.Model, error) {
 	if opts.Profile == nil {
-		p, _, err := f.Profile(warnings)
+		p, _, err := f.Profile(ctx, warnings)
 		if err != nil {
 			return nil, err
 		}
@@ -279,7 +287,7 @@ func (f *InputFlags) LoadModel(ctx context.Context, streams genericiooptions.IOS
 func (f *InputFlags) LoadWithModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options) (*load.Cluster, *model.Model, error) {
 	byKubelets := opts.Profile == nil && len(f.Filenames) > 0 && f.Version.version == nil
 	if opts.Profile == nil {
-		if p, _, ok := f.quietProfile(streams); ok {
+		if p, _, ok := f.quietProfile(ctx, streams); ok {
 			opts.Profile = &p
 		}
 	}
@@ -288,7 +296,7 @@ func (f *InputFlags) LoadWithModel(ctx context.Context, streams genericiooptions
 		if err != nil {
 			return nil, nil, err
 		}
-		m, err := f.BuildModel(cluster, opts, streams.ErrOut)
+		m, err := f.BuildModel(ctx, cluster, opts, streams.ErrOut)
 		return cluster, m, err
 	}
 	builder := model.NewBuilder(opts)
@@ -320,7 +328,7 @@ func (f *InputFlags) followKubelets(cluster *load.Cluster, m *model.Model, opts 
 
 // quietProfile is Profile when it needs nothing but the flags, or a live
 // server's version that reads without error or warning.
-func (f *InputFlags) quietProfile(streams genericiooptions.IOStreams) (cache.Profile, VersionChoice, bool) {
+func (f *InputFlags) quietProfile(ctx context.Context, streams genericiooptions.IOStreams) (cache.Profile, VersionChoice, bool) {
 	if len(f.Filenames) == 0 {
 		// The client Load will use, with its warnings going where Load's go.
 		if _, _, err := f.client(streams.ErrOut); err != nil {
@@ -328,7 +336,7 @@ func (f *InputFlags) quietProfile(streams genericiooptions.IOStreams) (cache.Pro
 		}
 	}
 	var said bytes.Buffer
-	p, choice, err := f.Profile(&said)
+	p, choice, err := f.Profile(ctx, &said)
 	if err != nil || said.Len() > 0 {
 		return cache.Profile{}, VersionChoice{}, false
 	}
@@ -349,6 +357,10 @@ func progressOut(errOut io.Writer) io.Writer {
 }
 
 func isTerminal(w io.Writer) bool {
-	f, ok := unwrapQuiet(w).(*os.File)
+	w = unwrapQuiet(w)
+	if s, ok := w.(*load.StatusLine); ok {
+		w = s.Terminal()
+	}
+	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

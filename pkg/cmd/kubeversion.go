@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
+	apiversion "k8s.io/apimachinery/pkg/version"
 	"k8s.io/component-base/featuregate"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
@@ -76,22 +79,24 @@ type VersionChoice struct {
 	// --kube-version, "from the server version", "no --kube-version", or
 	// why the server's version was not used.
 	Why string
+	// err is why the server's version could not be read, if it could not.
+	err error
 }
 
 // chooseVersion picks the version: --kube-version, else for files v1.36,
 // else the live server's (the nearest supported version, with a warning,
 // when it is out of range; v1.36 with a warning when it cannot be read).
-func (f *InputFlags) chooseVersion(warnings io.Writer) VersionChoice {
+func (f *InputFlags) chooseVersion(ctx context.Context, warnings io.Writer) VersionChoice {
 	if v := f.Version.version; v != nil {
 		return VersionChoice{Version: *v, Given: true}
 	}
 	if len(f.Filenames) > 0 {
 		return VersionChoice{Version: cache.Latest, Why: "no --kube-version"}
 	}
-	gitVersion, err := f.serverVersion()
+	gitVersion, err := f.serverVersion(ctx)
 	if err != nil {
 		fmt.Fprintf(warnings, "warning: modelling kube-scheduler %s: the server version is unknown (%v); use --kube-version\n", cache.Latest, err)
-		return VersionChoice{Version: cache.Latest, Why: "server version unknown: " + err.Error()}
+		return VersionChoice{Version: cache.Latest, Why: "server version unknown: " + err.Error(), err: err}
 	}
 	v, err := cache.ParseVersion(gitVersion)
 	if err == nil {
@@ -111,23 +116,29 @@ func nearestVersion(gitVersion string) cache.Version {
 	return cache.Latest
 }
 
-// serverVersion asks the live API server for its git version (GET /version).
-func (f *InputFlags) serverVersion() (string, error) {
+// serverVersion asks the live API server for its git version (GET /version),
+// with ctx: Ctrl-C ends the request, also while it connects (client-go's
+// Discovery().ServerVersion() takes no context).
+func (f *InputFlags) serverVersion(ctx context.Context) (string, error) {
 	client, _, err := f.client(io.Discard)
 	if err != nil {
 		return "", err
 	}
-	info, err := client.Discovery().ServerVersion()
+	body, err := client.Discovery().RESTClient().Get().AbsPath("/version").Do(ctx).Raw()
 	if err != nil {
 		return "", err
+	}
+	var info apiversion.Info
+	if err := json.Unmarshal(body, &info); err != nil {
+		return "", fmt.Errorf("unable to parse the server version: %v", err)
 	}
 	return info.GitVersion, nil
 }
 
 // Profile resolves the kube-scheduler version and feature gates modelled.
 // A gate that does not fit the server's version is a usage error.
-func (f *InputFlags) Profile(warnings io.Writer) (cache.Profile, VersionChoice, error) {
-	choice := f.chooseVersion(warnings)
+func (f *InputFlags) Profile(ctx context.Context, warnings io.Writer) (cache.Profile, VersionChoice, error) {
+	choice := f.chooseVersion(ctx, warnings)
 	gates, err := parseFeatureGates(f.Version.FeatureGates, choice.Version)
 	if err != nil {
 		return cache.Profile{}, choice, usageError(err)

@@ -110,7 +110,7 @@ func (o *NextNodesOptions) Run() error {
 	if err != nil {
 		return err
 	}
-	profile, _, err := o.Input.Profile(o.ErrOut)
+	profile, _, err := o.Input.Profile(o.context(), o.ErrOut)
 	if err != nil {
 		return err
 	}

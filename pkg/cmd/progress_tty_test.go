@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/ptytest"
 )
 
@@ -47,5 +50,26 @@ func TestProgressLineReachesTheTerminalUnescaped(t *testing.T) {
 		if out := progressOut(w); out != nil {
 			t.Errorf("%s: progressOut = %T, want none", name, out)
 		}
+	}
+}
+
+// TestProgressAndNotesShareOneLine: the commands' stderr and the progress
+// line go through the same load.StatusLine, so that a note clears the
+// progress line before it is written.
+func TestProgressAndNotesShareOneLine(t *testing.T) {
+	ptm, pts, err := ptytest.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	defer pts.Close()
+	root := NewCmdSchedCache(genericiooptions.IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: pts})
+	stderr := root.ErrOrStderr()
+	line, ok := progressOut(stderr).(*load.StatusLine)
+	if !ok || !isTerminal(stderr) {
+		t.Fatalf("progressOut(stderr) = %T, terminal %v; want the *load.StatusLine every stderr write goes through, on the terminal", progressOut(stderr), isTerminal(stderr))
+	}
+	if q, ok := stderr.(*quietWriter); !ok || q.w != line {
+		t.Errorf("stderr %T does not write through the progress line's StatusLine", stderr)
 	}
 }

@@ -11,13 +11,17 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 )
 
 // NewCmdSchedCache returns the root "kubectl schedcache" command with every
 // subcommand attached.
 func NewCmdSchedCache(streams genericiooptions.IOStreams) *cobra.Command {
-	quiet := &quietWriter{w: streams.ErrOut}
+	// Every stderr write goes through one StatusLine, which clears the
+	// progress line (written to it too, see progressOut) before any other
+	// output, so that a note never lands on it.
+	quiet := &quietWriter{w: load.NewStatusLine(streams.ErrOut)}
 	streams.ErrOut = quiet
 	root := &cobra.Command{
 		Use:   "kubectl-schedcache",

@@ -348,7 +348,7 @@ func (o *SimulateOptions) simOptions(ttl simulate.TTLChoice, p *cache.Profile, c
 func (o *SimulateOptions) newSimulator() (*simulate.Simulator, *load.Cluster, simulate.TTLChoice, error) {
 	var cluster *load.Cluster
 	// The version is read once: a live server is asked for it each time.
-	profile, choice, whileReading := o.Input.quietProfile(o.IOStreams)
+	profile, choice, whileReading := o.Input.quietProfile(o.context(), o.IOStreams)
 	// With what-if edits, the input is loaded, then edited, then modelled.
 	whileReading = whileReading && !o.WhatIf.Given()
 	if !whileReading {
@@ -356,7 +356,7 @@ func (o *SimulateOptions) newSimulator() (*simulate.Simulator, *load.Cluster, si
 		if cluster, err = o.WhatIf.loadEdited(o.context(), o.Input, o.IOStreams); err != nil {
 			return nil, nil, simulate.TTLChoice{}, err
 		}
-		if profile, choice, err = o.Input.Profile(o.ErrOut); err != nil {
+		if profile, choice, err = o.Input.Profile(o.context(), o.ErrOut); err != nil {
 			return nil, nil, simulate.TTLChoice{}, err
 		}
 	}
@@ -379,7 +379,7 @@ func (o *SimulateOptions) newSimulator() (*simulate.Simulator, *load.Cluster, si
 		if whileReading {
 			cluster, m, err = o.Input.LoadWithModel(o.context(), o.IOStreams, opts)
 		} else {
-			m, err = o.Input.BuildModel(cluster, opts, o.ErrOut)
+			m, err = o.Input.BuildModel(o.context(), cluster, opts, o.ErrOut)
 		}
 		if err != nil {
 			return nil, nil, err

@@ -16,6 +16,7 @@ import (
 	cliprinters "k8s.io/cli-runtime/pkg/printers"
 	"k8s.io/utils/clock"
 
+	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/internal/watch"
@@ -97,12 +98,24 @@ func runWatch(ctx context.Context, in *InputFlags, out *OutputFlags, wf *WatchFl
 	if host != "" {
 		source += " " + host
 	}
-	profile, _, err := in.Profile(streams.ErrOut)
+	// A server that cannot be reached fails in the first listing, as the
+	// plain command's does (same bound, text and exit code), without a
+	// warning about its version first: that waits until the server has
+	// answered.
+	var said bytes.Buffer
+	profile, choice, err := in.Profile(ctx, &said)
 	if err != nil {
 		return err
 	}
-	w := watch.New(watch.Options{Client: client, Source: source, Notes: streams.ErrOut, Clock: wf.clock,
-		Cache: cache.Options{Profile: &profile}})
+	sayVersion := func() { _, _ = streams.ErrOut.Write(said.Bytes()) }
+	var synced func()
+	if load.Unreached(choice.err, host) != nil {
+		synced = sayVersion
+	} else {
+		sayVersion()
+	}
+	w := watch.New(watch.Options{Client: client, Source: source, Host: host, Notes: streams.ErrOut, Clock: wf.clock,
+		Cache: cache.Options{Profile: &profile}, Synced: synced})
 	r := &watchRenderer{view: view, out: out, watchOnly: wf.WatchOnly, opts: out.TableOptions(streams.Out)}
 	return w.Run(ctx, streams.Out, r.render)
 }

@@ -154,7 +154,7 @@ func (w *WhatIfFlags) load(ctx context.Context, in *InputFlags, streams generici
 	if err != nil {
 		return nil, err
 	}
-	m, err := in.BuildModel(edited, cache.Options{}, streams.ErrOut)
+	m, err := in.BuildModel(ctx, edited, cache.Options{}, streams.ErrOut)
 	if err != nil {
 		return nil, err
 	}

@@ -84,7 +84,7 @@ type outcomeOn struct{ result, node string }
 // were pending there; a replacement's "before" is the node its pod was
 // bound to.
 func (o *WhyOptions) beforeEdits(ctx context.Context, in *whatIfInput, cfg *decide.Config, verdicts []*decide.Verdict) (map[string]outcomeOn, error) {
-	m, err := o.Input.BuildModel(in.Original, cache.Options{}, io.Discard)
+	m, err := o.Input.BuildModel(ctx, in.Original, cache.Options{}, io.Discard)
 	if err != nil {
 		return nil, err
 	}

@@ -156,8 +156,8 @@ func TestPermissionsAndFailures(t *testing.T) {
 func checkUnreachable(t *testing.T, r runResult, server string) {
 	t.Helper()
 	t.Logf("exit %d after %v, stderr: %s", r.code, r.elapsed.Round(time.Millisecond), r.stderr)
-	if r.code != 1 {
-		t.Errorf("want exit 1\n%v", r)
+	if r.code != 4 {
+		t.Errorf("want exit 4 (cannot reach the cluster)\n%v", r)
 	}
 	if want := "error: cannot reach the API server at " + server; !strings.HasPrefix(r.stderr, want) {
 		t.Errorf("stderr should start with %q\n%v", want, r)

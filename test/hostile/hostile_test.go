@@ -122,7 +122,17 @@ const validNode = `{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"
 // silentServer listens on a port of 127.0.0.1, accepts connections and
 // never answers, and writes D/kubeconfig for it; D/host holds its address.
 func silentServer(t *testing.T, dir string) {
-	host := fakeapi.NewSilent(t).URL
+	writeKubeconfig(t, dir, fakeapi.NewSilent(t).URL)
+}
+
+// frozenTLSServer is silentServer at an https:// address: the TLS
+// handshake never completes.
+func frozenTLSServer(t *testing.T, dir string) {
+	writeKubeconfig(t, dir, fakeapi.NewSilent(t).TLSURL)
+}
+
+// writeKubeconfig writes D/kubeconfig for the server at host, and D/host.
+func writeKubeconfig(t *testing.T, dir, host string) {
 	kubeconfig := `apiVersion: v1
 kind: Config
 clusters: [{name: silent, cluster: {server: "` + host + `"}}]
@@ -278,12 +288,15 @@ func TestHostileInput(t *testing.T) {
 			args: []string{"requested", "-f", "D/pod.json"}, wantCode: 0,
 			wantWarning: "warning: pod ns/p: spec.containers[0].resources.requests.cpu is 1e30, beyond the int64 kube-scheduler counts in; it wraps to 0m, in kube-scheduler as here"},
 		{name: "a server that accepts and never answers", setup: silentServer,
-			args: []string{"dump", "--kubeconfig", "D/kubeconfig"}, wantCode: 1,
+			args: []string{"dump", "--kubeconfig", "D/kubeconfig"}, wantCode: 4,
 			wantWarning: "note: waiting for the API server at H (Ctrl-C to stop)",
 			wantErr:     "cannot reach the API server at H in time: it accepted the connection, then sent no answer within 15s (raise it with --request-timeout)"},
 		{name: "a server that accepts and never answers, with --request-timeout", setup: silentServer,
-			args: []string{"dump", "--kubeconfig", "D/kubeconfig", "--request-timeout", "2s"}, wantCode: 1,
+			args: []string{"dump", "--kubeconfig", "D/kubeconfig", "--request-timeout", "2s"}, wantCode: 4,
 			wantErr: "cannot reach the API server at H in time: it accepted the connection, then sent no answer within --request-timeout"},
+		{name: "a server that accepts and never completes the TLS handshake, with --request-timeout", setup: frozenTLSServer,
+			args: []string{"dump", "--kubeconfig", "D/kubeconfig", "--request-timeout", "2s"}, wantCode: 4,
+			wantErr: "cannot reach the API server at H in time: it accepted the connection, then did not complete the TLS handshake within --request-timeout (2s)"},
 		{name: "a URL whose server accepts and never answers", setup: silentServer,
 			args: []string{"dump", "-f", "H/cluster.yaml"}, wantCode: 1,
 			wantErr: `unable to read URL "H/cluster.yaml": the server accepted the connection but sent no answer within 15s`},
