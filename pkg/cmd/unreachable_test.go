@@ -135,12 +135,10 @@ func TestExitCodesHelpUnreachable(t *testing.T) {
 // which the default bound contradicts.
 func TestRequestTimeoutHelp(t *testing.T) {
 	r := run(t, "", "dump", "--help")
-	var line string
-	for _, l := range strings.Split(r.stdout, "\n") {
-		if strings.Contains(l, "--request-timeout") {
-			line = l
-		}
-	}
+	// The help wraps at 120 columns: read the flag's text as one line,
+	// from its name to the next flag.
+	help := strings.Join(strings.Fields(r.stdout), " ")
+	line, _, _ := strings.Cut(help[strings.Index(help, "--request-timeout"):], " --s")
 	if !strings.Contains(line, "default: 15s for each answer to start") || strings.Contains(line, `(default "0")`) || strings.Contains(line, "don't timeout") {
 		t.Errorf("--request-timeout help %q", line)
 	}
