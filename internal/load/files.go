@@ -36,6 +36,11 @@ type FileOptions struct {
 	// dropped with the other volumes only the kubelet reads (slim.go):
 	// kubectl drain's local-storage rule needs them.
 	KeepEmptyDir bool
+	// Plain reads without the memory layer (compact.go): client-go's decoder
+	// for pods too, nothing slimmed, nothing shared. Every view must print
+	// the same with it as without (TestViewsSameWithoutCompaction in
+	// pkg/cmd); it takes about twice the memory.
+	Plain bool
 	// Limits bound each document; the zero value means the defaults.
 	Limits Limits
 	// Sink, when not nil, receives the nodes and pods as they are read, so
@@ -115,11 +120,7 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 		extra[gk] = true
 	}
 	r := &reader{limits: opts.Limits, objects: opts.Objects, extra: extra, decode: opts.decode, c: newCollector(opts.Objects, extra)}
-	if r.decode == nil {
-		r.decode, r.pods = decodeTyped, newPodDecoderKeeping(opts.KeepEmptyDir)
-		r.c.share.podsShared = true
-	}
-	r.c.share.keepEmptyDir = opts.KeepEmptyDir
+	compact(r, opts)
 	r.c.feed.sink = opts.Sink
 	if opts.Progress != nil {
 		r.count = &readCount{total: singleFileSize(opts.Filenames)}

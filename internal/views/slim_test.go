@@ -32,7 +32,7 @@ func TestSlimAndShareChangeNoView(t *testing.T) {
 	for _, path := range []string{
 		loadtest.GenCluster(t, t.TempDir(), 30, 900),
 		"../../examples/cluster.yaml",
-		"../cmd/testdata/clusters/edge.yaml",
+		"../../pkg/cmd/testdata/clusters/edge.yaml",
 	} {
 		t.Run(path, func(t *testing.T) {
 			slim, err := load.ReadFiles(load.FileOptions{Filenames: []string{path}}, nil)
