@@ -14,6 +14,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 
+	"github.com/schedcache/kubectl-schedcache/internal/heaplimit"
 	"github.com/schedcache/kubectl-schedcache/pkg/cmd"
 )
 
@@ -22,14 +23,21 @@ import (
 // objects) plus short-lived decoding garbage, so it trades memory for CPU
 // within a budget: collecting at 5× the live heap (GOGC=400) instead of 2×
 // halves the CPU the collector takes on a live listing, and the soft limit
-// keeps the process under 1 GB on the largest clusters (150,000 pods keep
-// about 600 MiB live at the peak; the process then peaks at about 870 MiB),
-// where the collector runs more often near the end instead: 8% more CPU
-// than with a 1200 MiB limit. why, simulate and requested --pod raise it
-// (pkg/cmd/memlimit.go). Figures in docs/PERFORMANCE.md.
+// of memoryLimit keeps the process under 1 GB at 5,000 nodes / 150,000
+// pods. A fixed limit would make the collector run back to back once the
+// live heap nears it (at 15,000 nodes / 450,000 pods the live heap alone
+// is above it), so the limit follows the live heap: after each cycle it is
+// raised to liveHeapNum/liveHeapDen of the heap found live, never lowered
+// (internal/heaplimit). why, simulate and requested --pod raise the floor
+// (pkg/cmd/memlimit.go). Measurements: docs/PERFORMANCE.md, "File mode,
+// session of 2026-11-27 evening".
 const (
 	gcPercent   = 400
 	memoryLimit = 800 << 20 // bytes
+	// The limit is at least 3/2 of the live heap: about the headroom the
+	// floor leaves at the peak of a 5,000-node / 150,000-pod read, so larger
+	// clusters get the same collector cost per byte.
+	liveHeapNum, liveHeapDen = 3, 2
 )
 
 func main() {
@@ -38,6 +46,7 @@ func main() {
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
+		heaplimit.Follow(liveHeapNum, liveHeapDen)
 	}
 	// client-go logs through klog to stderr, e.g. when a listing is cancelled
 	// after the other one failed; the plugin reports errors itself, once.
