@@ -34,10 +34,11 @@ import (
 const (
 	gcPercent   = 400
 	memoryLimit = 800 << 20 // bytes
-	// The limit is at least 3/2 of the live heap: about the headroom the
-	// floor leaves at the peak of a 5,000-node / 150,000-pod read, so larger
-	// clusters get the same collector cost per byte.
-	liveHeapNum, liveHeapDen = 3, 2
+	// The limit is at least twice the live heap (GOGC=100's heap goal, once
+	// the floor is passed): 3/2 made 15,000 nodes / 450,000 pods take 4× the
+	// CPU of 5,000 / 150,000, 2× about 3.5× (docs/PERFORMANCE.md); more would
+	// take a 5,000-node read above 1 GB.
+	liveHeapNum, liveHeapDen = 2, 1
 )
 
 func main() {
