@@ -200,10 +200,10 @@ bench-shapes: build
 			$(TIME) -f "%e %U %S %M" -o $(BENCH_FILES_DIR)/time ./$(UPSTREAM_BASELINE) $$file >/dev/null || exit 1; \
 			awk '{ printf "%s %.2f %d\n", $$1, $$2 + $$3, $$4 }' $(BENCH_FILES_DIR)/time >>$(BENCH_FILES_DIR)/baseline.figs; \
 			echo "$$shape upstream-baseline: $$(tail -n 1 $(BENCH_FILES_DIR)/baseline.figs) (wall s, cpu s, peak RSS KiB)"; \
-			label=dump; cmd=dump; $(BENCH_TIMED); \
+			label=dump; cmd="dump -o json"; $(BENCH_TIMED); \
 		done; \
 		$(BENCH_MEDIAN); b=$$(median $(BENCH_FILES_DIR)/baseline.figs 1); d=$$(median $(BENCH_FILES_DIR)/dump.figs 1); \
-		echo "$$shape median wall: upstream-baseline $$b s, dump -f $$d s, ratio $$(awk -v d=$$d -v b=$$b 'BEGIN { printf "%.2f", d / b }')"; \
+		echo "$$shape median wall: upstream-baseline $$b s, dump -f -o json $$d s, ratio $$(awk -v d=$$d -v b=$$b 'BEGIN { printf "%.2f", d / b }')"; \
 	done
 
 bench-why: build $(BENCH_FILE)
