@@ -14,6 +14,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/klog/v2"
 
+	"github.com/schedcache/kubectl-schedcache/internal/heaplimit"
 	"github.com/schedcache/kubectl-schedcache/pkg/cmd"
 )
 
@@ -21,15 +22,23 @@ import (
 // plugin is short-lived and allocates mostly what it keeps (the cluster's
 // objects) plus short-lived decoding garbage, so it trades memory for CPU
 // within a budget: collecting at 5× the live heap (GOGC=400) instead of 2×
-// cuts the CPU the collector takes on a live listing, and the soft limit
-// keeps the process within the 1 GB budget on the largest clusters, where
-// the collector runs more often near the end instead, for a little more
-// CPU than a higher limit. why, simulate and requested --pod raise it
-// (pkg/cmd/memlimit.go). The measurements: docs/PERFORMANCE.md#file-mode
-// and docs/PERFORMANCE.md#live-mode.
+// halves the CPU the collector takes on a live listing, and the soft limit
+// of memoryLimit keeps the process under 1 GB at 5,000 nodes / 150,000
+// pods. A fixed limit would make the collector run back to back once the
+// live heap nears it (at 15,000 nodes / 450,000 pods the live heap alone
+// is above it), so the limit follows the live heap: after each cycle it is
+// raised to liveHeapNum/liveHeapDen of the heap found live, never lowered
+// (internal/heaplimit). why, simulate and requested --pod raise the floor
+// (pkg/cmd/memlimit.go). Measurements: docs/PERFORMANCE.md, "File mode,
+// session of 2026-11-27 evening".
 const (
 	gcPercent   = 400
 	memoryLimit = 800 << 20 // bytes
+	// The limit is at least twice the live heap (GOGC=100's heap goal, once
+	// the floor is passed): 3/2 made 15,000 nodes / 450,000 pods take 4× the
+	// CPU of 5,000 / 150,000, 2× about 3.5× (docs/PERFORMANCE.md); more would
+	// take a 5,000-node read above 1 GB.
+	liveHeapNum, liveHeapDen = 2, 1
 )
 
 func main() {
@@ -38,6 +47,7 @@ func main() {
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
+		heaplimit.Follow(liveHeapNum, liveHeapDen)
 	}
 	// client-go logs through klog to stderr, e.g. when a listing is cancelled
 	// after the other one failed; the plugin reports errors itself, once.

@@ -13,6 +13,15 @@
 #                       client-go's decoder and AddNode/AddPod) and `dump -f`,
 #                       alternated, BENCH_FILES_RUNS times each under
 #                       /usr/bin/time, then the ratio of the median walls
+#   make bench-growth   linear growth of file mode: `dump -f -o json` of the
+#                       bench-files cluster and of one three times its size
+#                       (15,000 nodes / 450,000 pods by default), alternated,
+#                       BENCH_FILES_RUNS times each under /usr/bin/time; the
+#                       medians of wall, CPU (user+sys) and peak RSS and their
+#                       ratios large/small (target <= 3.3)
+#   make bench-shapes   file mode against the upstream cache code (as
+#                       bench-baseline) on gen-cluster's other pod shapes
+#                       (-shape labels, templates, status), one file each
 #   make bench-why      `why` at scale on the bench-files cluster, in one run:
 #                       `dump -f` (the load alone, the baseline), `why POD -f`
 #                       (one pending pod) and `why -A -f` (every pending pod)
@@ -145,6 +154,57 @@ bench-baseline: build $(BENCH_FILE)
 	median() { sort -n "$$1" | awk '{ v[NR] = $$1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }; \
 	b=$$(median $(BENCH_FILES_DIR)/baseline.walls); d=$$(median $(BENCH_FILES_DIR)/dump.walls); \
 	echo "median wall: upstream-baseline $$b s, dump -f $$d s, ratio dump/baseline $$(awk -v d=$$d -v b=$$b 'BEGIN { printf "%.2f", d / b }')"
+
+# bench-growth: the same command at 1× and 3× the bench-files cluster.
+BENCH_GROWTH_FILE := $(BENCH_FILES_DIR)/cluster-$(shell echo $$(($(BENCH_FILES_NODES) * 3)))n-$(shell echo $$(($(BENCH_FILES_PODS) * 3)))p.json
+
+$(BENCH_GROWTH_FILE):
+	@mkdir -p $(@D)
+	$(GO) run ./hack/gen-cluster -nodes $$(($(BENCH_FILES_NODES) * 3)) -pods $$(($(BENCH_FILES_PODS) * 3)) -seed 1 -o $@
+
+# BENCH_TIMED runs $$cmd on $$file under /usr/bin/time and appends
+# "wall cpu rss" to $(BENCH_FILES_DIR)/$$label.figs.
+BENCH_TIMED = $(TIME) -f "%e %U %S %M" -o $(BENCH_FILES_DIR)/time ./$(BIN) $$cmd -f $$file >/dev/null 2>$(BENCH_FILES_DIR)/stderr || { cat $(BENCH_FILES_DIR)/stderr; exit 1; }; \
+	awk '{ printf "%s %.2f %d\n", $$1, $$2 + $$3, $$4 }' $(BENCH_FILES_DIR)/time >>$(BENCH_FILES_DIR)/$$label.figs; \
+	echo "$$label: $$(tail -n 1 $(BENCH_FILES_DIR)/$$label.figs) (wall s, cpu s, peak RSS KiB)"
+BENCH_MEDIAN = median() { cut -d' ' -f$$2 "$$1" | sort -n | awk '{ v[NR] = $$1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+.PHONY: bench-growth
+bench-growth: build $(BENCH_FILE) $(BENCH_GROWTH_FILE)
+	@test -x $(TIME) || { echo "$(TIME) is missing: apt-get install time"; exit 1; }
+	@ls -l $(BENCH_FILE) $(BENCH_GROWTH_FILE)
+	@rm -f $(BENCH_FILES_DIR)/small.figs $(BENCH_FILES_DIR)/large.figs; cmd="dump -o json"; \
+	for i in $$(seq $(BENCH_FILES_RUNS)); do \
+		label=small; file=$(BENCH_FILE); $(BENCH_TIMED); \
+		label=large; file=$(BENCH_GROWTH_FILE); $(BENCH_TIMED); \
+	done; \
+	$(BENCH_MEDIAN); for f in 1:wall 2:cpu 3:rss; do \
+		s=$$(median $(BENCH_FILES_DIR)/small.figs $${f%%:*}); l=$$(median $(BENCH_FILES_DIR)/large.figs $${f%%:*}); \
+		echo "median $${f#*:}: small $$s, large $$l, ratio $$(awk -v s=$$s -v l=$$l 'BEGIN { printf "%.2f", l / s }')"; \
+	done
+
+# bench-shapes: one file per gen-cluster shape, then bench-baseline's
+# alternation on each.
+BENCH_SHAPES ?= labels templates status
+BENCH_SHAPE_FILE = $(BENCH_FILES_DIR)/cluster-$(BENCH_FILES_NODES)n-$(BENCH_FILES_PODS)p-$(1).json
+
+.PHONY: bench-shapes
+bench-shapes: build
+	@test -x $(TIME) || { echo "$(TIME) is missing: apt-get install time"; exit 1; }
+	$(GO) build -o $(UPSTREAM_BASELINE) ./hack/upstream-baseline
+	@for shape in $(BENCH_SHAPES); do \
+		file=$(call BENCH_SHAPE_FILE,$$shape); \
+		test -f $$file || $(GO) run ./hack/gen-cluster -nodes $(BENCH_FILES_NODES) -pods $(BENCH_FILES_PODS) -seed 1 -shape $$shape -o $$file || exit 1; \
+		ls -l $$file; rm -f $(BENCH_FILES_DIR)/baseline.figs $(BENCH_FILES_DIR)/dump.figs; \
+		for i in $$(seq $(BENCH_FILES_RUNS)); do \
+			$(TIME) -f "%e %U %S %M" -o $(BENCH_FILES_DIR)/time ./$(UPSTREAM_BASELINE) $$file >/dev/null || exit 1; \
+			awk '{ printf "%s %.2f %d\n", $$1, $$2 + $$3, $$4 }' $(BENCH_FILES_DIR)/time >>$(BENCH_FILES_DIR)/baseline.figs; \
+			echo "$$shape upstream-baseline: $$(tail -n 1 $(BENCH_FILES_DIR)/baseline.figs) (wall s, cpu s, peak RSS KiB)"; \
+			label=dump; cmd="dump -o json"; $(BENCH_TIMED); \
+		done; \
+		$(BENCH_MEDIAN); b=$$(median $(BENCH_FILES_DIR)/baseline.figs 1); d=$$(median $(BENCH_FILES_DIR)/dump.figs 1); \
+		echo "$$shape median wall: upstream-baseline $$b s, dump -f -o json $$d s, ratio $$(awk -v d=$$d -v b=$$b 'BEGIN { printf "%.2f", d / b }')"; \
+	done
 
 bench-why: build $(BENCH_FILE)
 	@test -x $(TIME) || { echo "$(TIME) is missing: apt-get install time"; exit 1; }

@@ -16,6 +16,7 @@ package gencluster
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"os"
 )
 
@@ -34,6 +35,8 @@ type Config struct {
 	// Indent indents the JSON like kubectl -o json (4 spaces); about twice
 	// the size.
 	Indent bool
+	// Shape varies the pods (see Shape); ShapeDefault for the usual ones.
+	Shape Shape
 }
 
 // Default returns the Config of hack/gen-cluster without flags: 1,000 nodes,
@@ -51,6 +54,8 @@ func (c Config) Validate() error {
 		return errors.New("zones must be at least 1")
 	case c.PendingFraction < 0 || c.TerminalFraction < 0 || c.PendingFraction+c.TerminalFraction > 1:
 		return errors.New("the pending and terminal fractions must be >= 0 and add up to at most 1")
+	case !c.Shape.valid():
+		return fmt.Errorf("unknown shape %q (want one of %q)", c.Shape, Shapes)
 	}
 	return nil
 }

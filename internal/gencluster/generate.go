@@ -83,6 +83,9 @@ func (e *emitter) unit(ns string, u unit) error {
 		t = corednsTemplate()
 	} else {
 		t = newTemplate(e.g, e.pool, u, e.hasClass)
+		if e.cfg.Shape == ShapeTemplates {
+			distinctTemplate(e.g, t, u.name)
+		}
 	}
 	id := e.identity(u, t)
 	var used map[int]bool
@@ -99,7 +102,9 @@ func (e *emitter) unit(ns string, u unit) error {
 			in.labels = stsLabels(id.labels, name)
 		}
 		e.decide(&in, t, u, used)
-		if err := e.lw.Item(buildPod(e.g, e.pool, t, in)); err != nil {
+		pod := buildPod(e.g, e.pool, t, in)
+		reshape(e.g, e.cfg.Shape, pod, u.name)
+		if err := e.lw.Item(pod); err != nil {
 			return err
 		}
 	}

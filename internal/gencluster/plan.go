@@ -73,6 +73,9 @@ func plan(g *rng, cfg Config) []namespacePlan {
 	}
 	for i := 0; budget > 0; i++ {
 		u := randomUnit(g, i)
+		if cfg.Shape == ShapeTemplates && u.kind != kindBare {
+			u.replicas = templateReplicas(g)
+		}
 		u.replicas = min(u.replicas, budget)
 		budget -= u.replicas
 		ns := &namespaces[g.intN(nsCount)]

@@ -25,20 +25,25 @@ import (
 
 // prepareNode makes node what the scheduler's informer delivers: without
 // managedFields (and TypeMeta, as a typed client delivers it). Nodes from
-// files are defaulted as the API server would have stored them.
+// files are defaulted as the API server would have stored them. A nil share
+// is the plain path (FileOptions.Plain): nothing is shared.
 func prepareNode(node *corev1.Node, share *listSharer, fromFile bool) {
 	node.TypeMeta, node.ManagedFields = metav1.TypeMeta{}, nil
 	if fromFile {
 		DefaultNode(node)
 	}
-	share.node(node)
+	if share != nil {
+		share.node(node)
+	}
 }
 
 // preparePod does for a pod what prepareNode does for a node, and slims it
 // (slimPod). It returns false for a terminal pod, which the scheduler's
 // informer never delivers (the caller drops it). Pods from files get the
 // namespace "default" when they have none and are defaulted (DefaultPod);
-// it returns true when it derived the pod's UID (DerivedUID).
+// it returns true when it derived the pod's UID (DerivedUID). A nil share
+// is the plain path (FileOptions.Plain): the pod is neither slimmed nor
+// shared.
 func preparePod(pod *corev1.Pod, share *listSharer, fromFile bool) (keep, derived bool) {
 	if terminal(pod) {
 		return false, false
@@ -50,8 +55,10 @@ func preparePod(pod *corev1.Pod, share *listSharer, fromFile bool) (keep, derive
 			pod.UID, derived = DerivedUID(pod.Namespace, pod.Name), true
 		}
 	}
-	slimPodKeeping(pod, share.keepEmptyDir)
-	share.pod(pod)
+	if share != nil {
+		slimPodKeeping(pod, share.keepEmptyDir)
+		share.pod(pod)
+	}
 	return true, derived
 }
 

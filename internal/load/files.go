@@ -40,6 +40,11 @@ type FileOptions struct {
 	// manifest without metadata.namespace), as kubectl's -n or the
 	// context's namespace; "" means "default".
 	Namespace string
+	// Plain reads without the memory layer (compact.go): client-go's decoder
+	// for pods too, nothing slimmed, nothing shared. Every view must print
+	// the same with it as without (TestViewsSameWithoutCompaction in
+	// pkg/cmd); it takes about twice the memory.
+	Plain bool
 	// Limits bound each document; the zero value means the defaults.
 	Limits Limits
 	// Hypothetical marks pods that exist in no cluster (a --pod-file): a
@@ -124,11 +129,7 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 		extra[gk] = true
 	}
 	r := &reader{limits: opts.Limits, objects: opts.Objects, extra: extra, decode: opts.decode, c: newCollector(opts.Objects, extra)}
-	if r.decode == nil {
-		r.decode, r.pods = decodeTyped, newPodDecoderKeeping(opts.KeepEmptyDir)
-		r.c.share.podsShared = true
-	}
-	r.c.share.keepEmptyDir = opts.KeepEmptyDir
+	compact(r, opts)
 	r.c.namespace = opts.Namespace
 	r.c.feed.sink = opts.Sink
 	if opts.Progress != nil {

@@ -23,7 +23,9 @@
 // pods): objects are handled as they arrive (List's pages, the items of a
 // List), never held twice, slimmed of what no accounting reads (slim.go)
 // and share equal values (share.go). Like an informer's, they must be
-// treated as read-only; DeepCopy one to change it.
+// treated as read-only; DeepCopy one to change it. That memory layer (the
+// slimming, the sharing and the pod decoder of poddecode.go) sits behind
+// one seam, compact.go, and FileOptions.Plain turns it off for files.
 //
 // Failures are returned as *Error, whose Kind (Forbidden, Unauthorized,
 // Unreachable, InvalidInput, Other) lets callers choose exit codes; every

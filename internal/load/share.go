@@ -88,6 +88,15 @@ func sortedKeys[K ~string, V any](scratch []K, m map[K]V) []K {
 	return scratch
 }
 
+// mapText is the length of m's keys and values together.
+func mapText(m map[string]string) int {
+	n := 0
+	for k, v := range m {
+		n += len(k) + len(v)
+	}
+	return n
+}
+
 // intern makes *v the shared copy of its text.
 func intern[T ~string](s *listSharer, v *T) {
 	if *v == "" {
@@ -100,10 +109,20 @@ func intern[T ~string](s *listSharer, v *T) {
 	s.strs[string(*v)] = string(*v)
 }
 
+// maxSharedMapText bounds the text (keys and values) of a map stringMap
+// shares. A larger map (a pod's annotations with an applied configuration,
+// its labels with values of its own) is rarely equal to another, and
+// sharing one cost a key holding all its text, a copy of the map and every
+// value kept for interning: three copies of what the pod holds, built
+// under the pod decoder's lock. Kept as it is instead (docs/PERFORMANCE.md,
+// "File mode, session of 2026-11-27 evening").
+const maxSharedMapText = 1024
+
 // stringMap returns the shared map equal to m (labels, node selectors). Empty
-// and nil maps are returned as they are.
+// and nil maps, and maps of more than maxSharedMapText bytes of text, are
+// returned as they are.
 func (s *listSharer) stringMap(m map[string]string) map[string]string {
-	if len(m) == 0 || s.inPod && s.podsShared {
+	if len(m) == 0 || s.inPod && s.podsShared || mapText(m) > maxSharedMapText {
 		return m
 	}
 	s.keys = sortedKeys(s.keys, m)

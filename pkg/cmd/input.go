@@ -187,6 +187,11 @@ func (f *InputFlags) Validate() error {
 // commands read besides, such as --pod-file and --script).
 func (f *InputFlags) Limits() load.Limits { return f.limits }
 
+// PlainReadEnv, set to anything, makes -f read without the memory layer
+// (load.FileOptions.Plain): to check that a figure does not come from it,
+// at about twice the memory.
+const PlainReadEnv = "SCHEDCACHE_PLAIN_READ"
+
 // Load reads the cluster from files or lists it live. Warnings and progress
 // go to streams.ErrOut; progress only when ErrOut is a terminal.
 func (f *InputFlags) Load(ctx context.Context, streams genericiooptions.IOStreams) (*load.Cluster, error) {
@@ -199,7 +204,7 @@ func (f *InputFlags) load(ctx context.Context, streams genericiooptions.IOStream
 	if len(f.Filenames) > 0 {
 		opts := load.FileOptions{
 			Filenames: f.Filenames, Recursive: f.Recursive, Stdin: streams.In, Objects: f.Objects, Limits: f.limits, Sink: sink,
-			KeepEmptyDir: f.KeepEmptyDir, Namespace: f.PodNamespace(),
+			KeepEmptyDir: f.KeepEmptyDir, Namespace: f.PodNamespace(), Plain: os.Getenv(PlainReadEnv) != "",
 		}
 		for _, k := range f.ExtraKinds {
 			opts.ExtraKinds = append(opts.ExtraKinds, schema.GroupKind{Group: k.GVR.Group, Kind: k.Kind})
