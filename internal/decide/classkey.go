@@ -77,7 +77,8 @@ func (e *Evaluator) classKey(profile string, pod *v1.Pod) string {
 		return ""
 	}
 	k := *pod
-	k.Name, k.GenerateName, k.UID, k.ResourceVersion, k.SelfLink = "", "", "", "", ""
+	k.Name, k.GenerateName, k.UID, k.ResourceVersion = "", "", "", ""
+	k.SetSelfLink("") // no longer set by servers, but old dumps carry it
 	k.CreationTimestamp, k.ManagedFields = metav1.Time{}, nil
 	k.Status.Conditions = nil
 	for _, c := range pod.Status.Conditions {

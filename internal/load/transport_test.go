@@ -137,8 +137,8 @@ func TestSilentURL(t *testing.T) {
 
 // firstAnswerCase runs GET /version then the listing, as every live
 // command does, against a server that never answers; it returns the
-// listing's error and the time both took.
-func firstAnswerCase(t *testing.T, cfg *rest.Config, ctx context.Context) (error, time.Duration) {
+// time both took and the listing's error.
+func firstAnswerCase(t *testing.T, cfg *rest.Config, ctx context.Context) (time.Duration, error) {
 	t.Helper()
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
@@ -150,7 +150,7 @@ func firstAnswerCase(t *testing.T, cfg *rest.Config, ctx context.Context) (error
 		t.Fatal("GET /version succeeded on a silent server")
 	}
 	_, err = List(ctx, client, ListOptions{Host: cfg.Host})
-	return err, time.Since(start)
+	return time.Since(start), err
 }
 
 // TestOneBoundUntilFirstAnswer: GET /version and the listing after it
@@ -185,7 +185,7 @@ func TestOneBoundUntilFirstAnswer(t *testing.T) {
 				cfg.Timeout, timeout = bound, time.Hour
 			}
 			guardSilence(cfg, nil, timeout, time.Hour)
-			err, took := firstAnswerCase(t, cfg, context.Background())
+			took, err := firstAnswerCase(t, cfg, context.Background())
 			want := "cannot reach the API server at " + host + " in time: " + tc.cause
 			if err == nil || err.Error() != want {
 				t.Errorf("error %v, want %q", err, want)

@@ -48,7 +48,9 @@ func TestReplicasHelp(t *testing.T) {
 			t.Fatalf("%s --help: no --replicas", cmd)
 		}
 		usage := r.stdout[i:]
-		usage = usage[:strings.Index(usage, "\n      --")]
+		if end := strings.Index(usage, "\n      --"); end >= 0 {
+			usage = usage[:end]
+		}
 		if strings.Count(usage, "default") != 1 {
 			t.Errorf("%s --replicas: %q says default more than once", cmd, usage)
 		}

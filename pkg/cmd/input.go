@@ -187,7 +187,7 @@ func (f *InputFlags) Validate() error {
 // commands read besides, such as --pod-file and --script).
 func (f *InputFlags) Limits() load.Limits { return f.limits }
 
-// PlainReadEnv, set to anything, makes -f read without the memory layer
+// PlainReadEnv is the environment variable that, set to anything, makes -f read without the memory layer
 // (load.FileOptions.Plain): to check that a figure does not come from it,
 // at about twice the memory.
 const PlainReadEnv = "SCHEDCACHE_PLAIN_READ"

@@ -55,6 +55,7 @@ func sameNamespace(own, flag string) error {
 	if own == flag {
 		return nil
 	}
+	//nolint:staticcheck // ST1005: kubectl's words, verbatim, full stop included
 	return usageError(fmt.Errorf("the namespace from the provided object %q does not match the namespace %q. You must pass '--namespace=%s' to perform this operation.", oneLine(own), oneLine(flag), oneLine(own)))
 }
 

@@ -138,7 +138,11 @@ func TestRequestTimeoutHelp(t *testing.T) {
 	// The help wraps at 120 columns: read the flag's text as one line,
 	// from its name to the next flag.
 	help := strings.Join(strings.Fields(r.stdout), " ")
-	line, _, _ := strings.Cut(help[strings.Index(help, "--request-timeout"):], " --s")
+	_, line, ok := strings.Cut(help, "--request-timeout")
+	if !ok {
+		t.Fatalf("no --request-timeout in dump --help:\n%s", r.stdout)
+	}
+	line, _, _ = strings.Cut(line, " --s")
 	if !strings.Contains(line, "default: 15s for each answer to start") || strings.Contains(line, `(default "0")`) || strings.Contains(line, "don't timeout") {
 		t.Errorf("--request-timeout help %q", line)
 	}
