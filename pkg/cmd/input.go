@@ -210,6 +210,7 @@ func (f *InputFlags) load(ctx context.Context, streams genericiooptions.IOStream
 			opts.ExtraKinds = append(opts.ExtraKinds, schema.GroupKind{Group: k.GVR.Group, Kind: k.Kind})
 		}
 		opts.Progress = progressOut(streams.ErrOut)
+		raiseMemoryLimitForInput(inputBytes(f.Filenames))
 		return load.ReadFiles(opts, streams.ErrOut)
 	}
 	client, host, err := f.client(streams.ErrOut)

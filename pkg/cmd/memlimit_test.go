@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"testing"
 )
@@ -55,5 +57,53 @@ func TestCollectOftenForLargeScript(t *testing.T) {
 				t.Errorf("GC percent %d, want %d", got, tc.want)
 			}
 		})
+	}
+}
+
+// The files' size sets a floor that grows with the input: at the size of
+// the published 5,000-node List it is main's 800 MiB, at three times that
+// three times as much; it never lowers a limit, and GOMEMLIMIT wins.
+func TestRaiseMemoryLimitForInput(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
+	cases := []struct {
+		name         string
+		env          string
+		input        int64
+		before, want int64
+	}{
+		{"small input keeps the floor", "", 10 << 20, 800 << 20, 800 << 20},
+		{"the published size is the floor", "", 742_000_000, 800 << 20, 800 << 20},
+		{"three times the size, three times the floor", "", 3 * 742_000_000, 800 << 20, 3 * (800 << 20)},
+		{"half way", "", 742_000_000 + 371_000_000, 800 << 20, 800<<20 + 400<<20},
+		{"a higher limit stays", "", 3 * 742_000_000, 4 << 30, 4 << 30},
+		{"GOMEMLIMIT wins", "1GiB", 3 * 742_000_000, 1 << 30, 1 << 30},
+		{"stdin counts nothing", "", 0, 800 << 20, 800 << 20},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("GOMEMLIMIT", tc.env)
+			debug.SetMemoryLimit(tc.before)
+			raiseMemoryLimitForInput(tc.input)
+			if got := debug.SetMemoryLimit(-1); got != tc.want {
+				t.Errorf("limit %d after %d input bytes from %d, want %d", got, tc.input, tc.before, tc.want)
+			}
+		})
+	}
+}
+
+// inputBytes adds the sizes of the regular files named and nothing for the
+// rest.
+func TestInputBytes(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.json")
+	if err := os.WriteFile(a, make([]byte, 100), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, make([]byte, 23), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := inputBytes([]string{a, b, dir, "-", filepath.Join(dir, "*.yaml"), "https://example.com/x"}); got != 123 {
+		t.Errorf("inputBytes = %d, want 123", got)
 	}
 }
