@@ -19,7 +19,7 @@
 //     seam is read.Cut, which hands over each read.Piece: the text, where
 //     it was found (document, List item, line or offset) and where the
 //     apiVersion and kind keys were seen. ReadFile gives other readers of
-//     user input (simulate's --script) the same bounds (read.ReadAll).
+//     user input (simulate's --script) the same bounds (read.Whole).
 //   - decode (decode.go, defaults.go): the plain path turning a piece into
 //     its typed object, on every core, with the defaults the API server
 //     would have applied. Its seam is reader.decodeBatch, which fills each

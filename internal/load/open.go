@@ -104,7 +104,7 @@ func ReadFile(name string, stdin io.Reader, limits Limits) ([]byte, error) {
 		defer f.Close()
 		in = f
 	}
-	data, err := read.ReadAll(in, limits)
+	data, err := read.Whole(in, limits)
 	if err != nil {
 		return nil, &Error{Kind: InvalidInput, Msg: clean(fmt.Sprintf("%s: %v", source, err)), Err: err}
 	}

@@ -1,7 +1,7 @@
 package read
 
 // This file holds the bounds every read of user input respects, whatever
-// reads it (Cut, and through ReadAll the simulate command's --pod-file and
+// reads it (Cut, and through Whole the simulate command's --pod-file and
 // --script), so that hostile or accidental input (a multi-gigabyte line,
 // JSON nested millions of levels deep) ends in a one-line error with flat
 // memory instead of a hang, a crash or gigabytes of memory. (Devices and
@@ -71,7 +71,7 @@ func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("larger than %s (raise the limit with --max-document-size)", formatSize(e.limit))
 }
 
-// IsTooLarge reports whether err is ReadAll's (or Cut's) refusal
+// IsTooLarge reports whether err is Whole's (or Cut's) refusal
 // of a document over Limits.MaxDocumentBytes.
 func IsTooLarge(err error) bool {
 	var e *tooLargeError

@@ -19,7 +19,7 @@
 // text.go decodes the text as kubectl's file reader does (UTF-16 with a
 // byte-order mark becomes UTF-8, ill-formed UTF-8 becomes U+FFFD);
 // limits.go holds the bounds.
-// ReadAll reads a single-document input (simulate's --script) within the
+// Whole reads a single-document input (simulate's --script) within the
 // same bounds.
 package read
 
@@ -115,10 +115,10 @@ func Cut(in io.Reader, source string, limits Limits, send func(Piece) bool) {
 	c.cut(in)
 }
 
-// ReadAll reads the whole of in, checked to be UTF-8 text as Cut checks
+// Whole reads the whole of in, checked to be UTF-8 text as Cut checks
 // it, within limits: at most Limits.MaxDocumentBytes (else an error for
 // which IsTooLarge is true).
-func ReadAll(in io.Reader, limits Limits) ([]byte, error) {
+func Whole(in io.Reader, limits Limits) ([]byte, error) {
 	limit := limits.maxDocument()
 	data, err := io.ReadAll(io.LimitReader(bufio.NewReader(textReader(in)), limit+1))
 	if err != nil {
