@@ -174,10 +174,11 @@ func (r *reader) decodePiece(p *piece) {
 	p.obj = obj
 }
 
-// decodeFast decodes p when scanTypeMeta reads a wanted kind with its
-// version, and reports whether it did. Everything else takes the API
-// server's way (kindOf), and so does a failed decode, so that errors are
-// the same either way: a malformed object gets Interpret's error first.
+// decodeFast decodes p when the keys the cutter saw (p.TypeMeta), or else
+// read.ScanTypeMeta, read a wanted kind with its version, and reports
+// whether it did. Everything else takes the API server's way (kindOf), and
+// so does a failed decode, so that errors are the same either way: a
+// malformed object gets Interpret's error first.
 func (r *reader) decodeFast(p *piece, data []byte) bool {
 	apiVersion, kind, ok := p.TypeMeta.Read(data)
 	if !ok {

@@ -1,7 +1,7 @@
 package load
 
 // This file runs the reader: for each source, a cutter goroutine cuts its
-// bytes into pieces (cut.go), batches of pieces are decoded on every core
+// bytes into pieces (read.Cut), batches of pieces are decoded on every core
 // (decode.go), and the collector adds the decoded objects in input order
 // (collect.go). At most two batches are in flight, so memory holds the
 // objects kept plus a few megabytes of text, whatever the size of the input.
@@ -9,10 +9,10 @@ package load
 import (
 	"io"
 
-	"github.com/schedcache/kubectl-schedcache/internal/load/read"
-
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load/read"
 )
 
 // batchSize is the number of pieces decoded together: enough to keep every
