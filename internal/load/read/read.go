@@ -1,8 +1,8 @@
 // Package read cuts the bytes of `-f` input into pieces: each YAML or JSON
 // document, each item of a List (or of a top-level JSON array) on its own,
 // and the end of a List with its header, in input order, without recursion
-// and within Limits, so that hostile input (a device, a multi-gigabyte line,
-// JSON nested millions of levels deep) ends in a one-line error with flat
+// and within Limits, so that hostile input (a multi-gigabyte line, JSON
+// nested millions of levels deep) ends in a one-line error with flat
 // memory instead of a hang or a crash.
 //
 // Its seam is Cut: it reads one source and hands over each Piece, carrying
