@@ -3,8 +3,9 @@
 #   make fuzz      run each Go native fuzz target for its budget of
 #                  executions (about 10 s each on an idle 2-core machine):
 #                  the reader of -f input (internal/load FuzzReadFiles, and
-#                  its kind scan and UTF-8 check against the code they
-#                  stand in for: FuzzScanTypeMeta, FuzzTextReader) and the
+#                  internal/load/read's kind scan and UTF-8 check against
+#                  the code they stand in for: FuzzScanTypeMeta,
+#                  FuzzCutTypeMeta, FuzzTextReader) and the
 #                  parser of simulate --script (internal/simulate/script
 #                  FuzzParse), seeded with the hostile shapes; a
 #                  failing input is written to the package's testdata/fuzz/
@@ -39,7 +40,7 @@
 # makes a starved run slower.
 
 FUZZTIME ?=
-FUZZ_TARGETS ?= ./internal/load:FuzzReadFiles:3000x ./internal/load:FuzzScanTypeMeta:20000x ./internal/load:FuzzCutTypeMeta:20000x ./internal/load:FuzzTextReader:20000x ./internal/simulate/script:FuzzParse:15000x
+FUZZ_TARGETS ?= ./internal/load:FuzzReadFiles:3000x ./internal/load/read:FuzzScanTypeMeta:20000x ./internal/load/read:FuzzCutTypeMeta:20000x ./internal/load/read:FuzzTextReader:20000x ./internal/simulate/script:FuzzParse:15000x
 HOSTILE_FLAGS ?=
 
 .PHONY: fuzz hostile

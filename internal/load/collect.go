@@ -21,6 +21,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load/read"
 )
 
 // prepareNode makes node what the scheduler's informer delivers: without
@@ -87,7 +89,7 @@ func (k objectKey) String() string {
 // kept is where an object of a key was read, and its index in the
 // collector's slice of its kind (-1: not kept, a terminal pod).
 type kept struct {
-	loc   location
+	loc   read.Location
 	index int
 }
 
@@ -133,11 +135,11 @@ func newCollector(objects bool, extra map[schema.GroupKind]bool) *collector {
 // the end of their List, whose kind may come after them.
 func (c *collector) add(src *source, p *piece, r *reader) error {
 	switch {
-	case p.listEnd:
+	case p.ListEnd:
 		return c.endList(src, p, r)
-	case len(c.deferred) > 0 && p.loc.item > 0, untyped(p):
+	case len(c.deferred) > 0 && p.Loc.Item > 0, untyped(p):
 		held := *p // the batch, and its text, are reused
-		held.raw = bytes.Clone(p.raw)
+		held.Raw = bytes.Clone(p.Raw)
 		c.deferred = append(c.deferred, &held)
 		return nil
 	}
@@ -150,10 +152,10 @@ func (c *collector) add(src *source, p *piece, r *reader) error {
 func (c *collector) addFirstOrNot(src *source, p *piece, r *reader) error {
 	if !src.started {
 		src.started = true
-		if what := sniff(p.raw); what != "" && (p.err != nil || p.skip) {
+		if what := sniff(p.Raw); what != "" && (p.Err != nil || p.skip) {
 			return c.notObjects(src, what)
 		}
-		if p.binary && !src.expanded {
+		if p.Binary && !src.expanded {
 			return inputError(src.name+": binary data, not YAML or JSON", nil)
 		}
 		if why, ok := notObjects(p); ok && src.expanded {
@@ -169,18 +171,18 @@ func (c *collector) addFirstOrNot(src *source, p *piece, r *reader) error {
 // untyped reports whether p is a List item without kind, whose List's kind
 // is not known yet (it may come after the items).
 func untyped(p *piece) bool {
-	return p.loc.item > 0 && errors.Is(p.err, errNoKind) && p.header.kind == ""
+	return p.Loc.Item > 0 && errors.Is(p.Err, errNoKind) && p.Header.Kind == ""
 }
 
 // addPiece adds a decoded piece, or fails with its error.
 func (c *collector) addPiece(p *piece, r *reader) error {
 	switch {
-	case p.err != nil && kruntime.IsNotRegisteredError(p.err):
+	case p.Err != nil && kruntime.IsNotRegisteredError(p.Err):
 		// A Node or Pod of an apiVersion no scheduler reads.
 		c.warnings = append(c.warnings, fmt.Sprintf("%s: skipped %s %q: apiVersion %q is not one the scheduler reads (v1)",
-			p.loc.prefix(), p.gvk.Kind, objectName(p), p.gvk.GroupVersion().String()))
+			p.Loc.Prefix(), p.gvk.Kind, objectName(p), p.gvk.GroupVersion().String()))
 		return nil
-	case p.err != nil:
+	case p.Err != nil:
 		return c.pieceError(p)
 	case p.skip:
 		if p.gvk.Kind != "" {
@@ -188,19 +190,19 @@ func (c *collector) addPiece(p *piece, r *reader) error {
 		}
 		return nil
 	}
-	return c.addObject(p.obj, p.gvk, p.loc, r)
+	return c.addObject(p.obj, p.gvk, p.Loc, r)
 }
 
 // endList adds the items held until the List's kind was known.
 func (c *collector) endList(src *source, end *piece, r *reader) error {
-	if end.err != nil {
+	if end.Err != nil {
 		return c.pieceError(end)
 	}
 	deferred := c.deferred
 	c.deferred = nil
 	for _, p := range deferred {
 		if untyped(p) {
-			p.err, p.header = nil, end.header
+			p.Err, p.Header = nil, end.Header
 			r.decodePiece(p)
 		}
 		if err := c.addFirstOrNot(src, p, r); err != nil || src.skipped {
@@ -224,42 +226,42 @@ func (c *collector) endSource(src *source, r *reader) error {
 // objects, or objects without a kind outside a declared List.
 func notObjects(p *piece) (string, bool) {
 	var not notAnObject
-	var syntax *jsonSyntaxError
+	var syntax *read.SyntaxError
 	var ysyntax *yamlSyntaxError
 	switch {
-	case p.binary:
+	case p.Binary:
 		return "binary data, not YAML or JSON", true
-	case errors.As(p.err, &syntax) || errors.As(p.err, &ysyntax):
-		return fmt.Sprintf("not YAML or JSON (%s)", p.err), true
-	case errors.As(p.err, &not):
-		return fmt.Sprintf("not Kubernetes objects (%s: %s)", p.loc.prefix()[len(p.loc.source)+2:], not.what), true
-	case errors.Is(p.err, errNoKind) && !p.header.declared():
-		return fmt.Sprintf("not Kubernetes objects (%s: no \"kind\")", p.loc.prefix()[len(p.loc.source)+2:]), true
+	case errors.As(p.Err, &syntax) || errors.As(p.Err, &ysyntax):
+		return fmt.Sprintf("not YAML or JSON (%s)", p.Err), true
+	case errors.As(p.Err, &not):
+		return fmt.Sprintf("not Kubernetes objects (%s: %s)", p.Loc.Prefix()[len(p.Loc.Source)+2:], not.what), true
+	case errors.Is(p.Err, errNoKind) && !p.Header.Declared():
+		return fmt.Sprintf("not Kubernetes objects (%s: no \"kind\")", p.Loc.Prefix()[len(p.Loc.Source)+2:]), true
 	}
 	return "", false
 }
 
 // pieceError names the piece, and the object when it has a kind and name.
 func (c *collector) pieceError(p *piece) error {
-	loc := p.loc
-	var cut *pieceError
-	if errors.As(p.err, &cut) {
-		loc.doc, loc.item = cut.doc, cut.item
+	loc := p.Loc
+	var cut *read.PieceError
+	if errors.As(p.Err, &cut) {
+		loc.Doc, loc.Item = cut.Doc, cut.Item
 	}
-	msg := loc.prefix() + ": "
+	msg := loc.Prefix() + ": "
 	if name := objectName(p); name != "" {
 		msg += fmt.Sprintf("%s %q: ", p.gvk.Kind, name)
 	}
-	return inputError(msg+cleanCause(p.err.Error()), p.err)
+	return inputError(msg+cleanCause(p.Err.Error()), p.Err)
 }
 
 // objectName reads the name of the object of a piece that failed to decode.
 func objectName(p *piece) string {
-	if p.gvk.Kind == "" || p.raw == nil {
+	if p.gvk.Kind == "" || p.Raw == nil {
 		return ""
 	}
-	data := p.raw
-	if p.yaml {
+	data := p.Raw
+	if p.YAML {
 		j, err := yaml.YAMLToJSON(data)
 		if err != nil {
 			return ""
@@ -276,16 +278,16 @@ func objectName(p *piece) string {
 }
 
 // addObject adds one decoded object read at loc.
-func (c *collector) addObject(obj kruntime.Object, gvk schema.GroupVersionKind, loc location, r *reader) error {
+func (c *collector) addObject(obj kruntime.Object, gvk schema.GroupVersionKind, loc read.Location, r *reader) error {
 	switch o := obj.(type) {
 	case *corev1.Node:
 		if o.Name == "" {
-			return inputError(fmt.Sprintf("%s: Node without metadata.name", loc.prefix()), nil)
+			return inputError(fmt.Sprintf("%s: Node without metadata.name", loc.Prefix()), nil)
 		}
 		return c.addNode(o, loc)
 	case *corev1.Pod:
 		if o.Name == "" {
-			return inputError(fmt.Sprintf("%s: Pod without metadata.name", loc.prefix()), nil)
+			return inputError(fmt.Sprintf("%s: Pod without metadata.name", loc.Prefix()), nil)
 		}
 		return c.addPod(o, loc)
 	}
@@ -299,7 +301,7 @@ func (c *collector) addObject(obj kruntime.Object, gvk schema.GroupVersionKind, 
 	}
 	m, err := meta.Accessor(obj)
 	if err != nil || m.GetName() == "" {
-		return inputError(fmt.Sprintf("%s: %s without metadata.name", loc.prefix(), gvk.Kind), nil)
+		return inputError(fmt.Sprintf("%s: %s without metadata.name", loc.Prefix(), gvk.Kind), nil)
 	}
 	prepareObject(obj)
 	c.setNamespace(gvk.GroupKind(), m)
@@ -315,14 +317,14 @@ func (c *collector) addObject(obj kruntime.Object, gvk schema.GroupVersionKind, 
 
 // addList adds the items of a List decoded whole (a List within a YAML
 // document in flow style, or within another List).
-func (c *collector) addList(list kruntime.Object, loc location, r *reader) error {
+func (c *collector) addList(list kruntime.Object, loc read.Location, r *reader) error {
 	items, err := meta.ExtractList(list)
 	if err != nil {
-		return inputError(fmt.Sprintf("%s: %v", loc.prefix(), err), err)
+		return inputError(fmt.Sprintf("%s: %v", loc.Prefix(), err), err)
 	}
 	for _, item := range items {
 		if u, ok := item.(*kruntime.Unknown); ok {
-			p := &piece{raw: u.Raw, loc: loc}
+			p := &piece{Piece: read.Piece{Raw: u.Raw, Loc: loc}}
 			r.decodePiece(p)
 			if err := c.addPiece(p, r); err != nil {
 				return err
@@ -331,7 +333,7 @@ func (c *collector) addList(list kruntime.Object, loc location, r *reader) error
 		}
 		gvks, _, err := scheme.Scheme.ObjectKinds(item)
 		if err != nil {
-			return inputError(fmt.Sprintf("%s: %v", loc.prefix(), err), err)
+			return inputError(fmt.Sprintf("%s: %v", loc.Prefix(), err), err)
 		}
 		if err := c.addObject(item, gvks[0], loc, r); err != nil {
 			return err
@@ -343,7 +345,7 @@ func (c *collector) addList(list kruntime.Object, loc location, r *reader) error
 // replace records that key was read at loc. When an object of that key was
 // read before, it warns that the later one replaces it and returns the
 // earlier one's index.
-func (c *collector) replace(key objectKey, loc location) (int, bool) {
+func (c *collector) replace(key objectKey, loc read.Location) (int, bool) {
 	first, ok := c.keys[key]
 	if !ok {
 		return 0, false
@@ -356,7 +358,7 @@ func (c *collector) replace(key objectKey, loc location) (int, bool) {
 	return first.index, first.index >= 0
 }
 
-func (c *collector) addNode(node *corev1.Node, loc location) error {
+func (c *collector) addNode(node *corev1.Node, loc read.Location) error {
 	prepareNode(node, c.share, true)
 	key := objectKey{"", "Node", "", node.Name}
 	if at, ok := c.replace(key, loc); ok {
@@ -373,7 +375,7 @@ func (c *collector) addNode(node *corev1.Node, loc location) error {
 	return nil
 }
 
-func (c *collector) addPod(pod *corev1.Pod, loc location) error {
+func (c *collector) addPod(pod *corev1.Pod, loc read.Location) error {
 	pod.Namespace = c.namespaceOf(pod.Namespace)
 	key := objectKey{"", "Pod", pod.Namespace, pod.Name}
 	keep, derived := preparePod(pod, c.share, true)

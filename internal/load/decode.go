@@ -23,6 +23,8 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	sigsjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load/read"
 )
 
 // decodeFunc decodes the JSON of one object of kind gvk into its typed
@@ -111,26 +113,26 @@ type notAnObject struct{ what string }
 
 func (e notAnObject) Error() string { return "not an object but " + e.what }
 
-// decodePiece decodes p in place (p.obj, p.gvk, p.err, p.skip). p.header
+// decodePiece decodes p in place (p.obj, p.gvk, p.Err, p.skip). p.Header
 // gives the kind of untyped items.
 func (r *reader) decodePiece(p *piece) {
-	if p.err != nil || p.binary {
+	if p.Err != nil || p.Binary {
 		return
 	}
-	data := p.raw
-	if p.yaml {
+	data := p.Raw
+	if p.YAML {
 		j, err := yaml.YAMLToJSONStrict(data)
 		if err != nil {
-			p.err = yamlError(err, p)
+			p.Err = yamlError(err, p)
 			return
 		}
 		data = j
 	}
-	if p.listEnd {
-		if p.yaml {
+	if p.ListEnd {
+		if p.YAML {
 			var h struct{ Kind, APIVersion string }
 			_ = json.Unmarshal(data, &h)
-			p.header = listHeader{kind: h.Kind, apiVersion: h.APIVersion}
+			p.Header = read.ListHeader{Kind: h.Kind, APIVersion: h.APIVersion}
 		}
 		return
 	}
@@ -140,19 +142,19 @@ func (r *reader) decodePiece(p *piece) {
 		p.skip = true // an empty document
 		return
 	case data[0] != '{':
-		p.err = notAnObject{what: valueKind(data)}
+		p.Err = notAnObject{what: valueKind(data)}
 		return
 	}
 	if r.decodeFast(p, data) {
 		return
 	}
-	gvk, err := kindOf(data, p.header.itemKind())
+	gvk, err := kindOf(data, p.Header.ItemKind())
 	switch {
 	case err != nil:
-		p.err = jsonError(err, data, p)
+		p.Err = jsonError(err, data, p)
 		return
 	case gvk.Kind == "":
-		p.err = errNoKind
+		p.Err = errNoKind
 		return
 	}
 	p.gvk = gvk
@@ -161,30 +163,31 @@ func (r *reader) decodePiece(p *piece) {
 		return
 	}
 	if gvk.Version == "" {
-		p.err = errNoAPIVersion
+		p.Err = errNoAPIVersion
 		return
 	}
 	obj, err := r.decodeObject(data, gvk)
 	if err != nil {
-		p.err = jsonError(err, data, p)
+		p.Err = jsonError(err, data, p)
 		return
 	}
 	p.obj = obj
 }
 
-// decodeFast decodes p when scanTypeMeta reads a wanted kind with its
-// version, and reports whether it did. Everything else takes the API
-// server's way (kindOf), and so does a failed decode, so that errors are
-// the same either way: a malformed object gets Interpret's error first.
+// decodeFast decodes p when the keys the cutter saw (p.TypeMeta), or else
+// read.ScanTypeMeta, read a wanted kind with its version, and reports
+// whether it did. Everything else takes the API server's way (kindOf), and
+// so does a failed decode, so that errors are the same either way: a
+// malformed object gets Interpret's error first.
 func (r *reader) decodeFast(p *piece, data []byte) bool {
-	apiVersion, kind, ok := p.typeMeta.read(data)
+	apiVersion, kind, ok := p.TypeMeta.Read(data)
 	if !ok {
-		apiVersion, kind, ok = scanTypeMeta(data)
+		apiVersion, kind, ok = read.ScanTypeMeta(data)
 	}
 	if !ok {
 		return false
 	}
-	gvk, err := typeMetaKind(apiVersion, kind, p.header.itemKind())
+	gvk, err := typeMetaKind(apiVersion, kind, p.Header.ItemKind())
 	if err != nil || gvk.Kind == "" || gvk.Version == "" || !r.wanted(gvk) {
 		return false
 	}
@@ -274,10 +277,10 @@ func jsonError(err error, data []byte, p *piece) error {
 		if errors.As(json.Unmarshal(data, &raw), &syntax) {
 			msg, offset = syntax.Error(), syntax.Offset
 		}
-		if p.yaml {
+		if p.YAML {
 			return fmt.Errorf("json: %s", msg)
 		}
-		return &jsonSyntaxError{offset: p.loc.offset + offset, msg: msg}
+		return &read.SyntaxError{Offset: p.Loc.Offset + offset, Msg: msg}
 	}
 	return err
 }
@@ -296,7 +299,7 @@ func yamlError(err error, p *piece) error {
 	msg = yamlDuplicate.ReplaceAllString(msg, "duplicate key $1")
 	msg = yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
 		n, _ := strconv.Atoi(strings.TrimPrefix(m, "line "))
-		return "line " + strconv.Itoa(p.fileLine(n))
+		return "line " + strconv.Itoa(p.FileLine(n))
 	})
 	return &yamlSyntaxError{msg}
 }
@@ -306,17 +309,3 @@ func yamlError(err error, p *piece) error {
 type yamlSyntaxError struct{ msg string }
 
 func (e *yamlSyntaxError) Error() string { return e.msg }
-
-// fileLine maps line n of p's text to the line of the file.
-func (p *piece) fileLine(n int) int {
-	if p.lineMap == nil {
-		return p.loc.line + n - 1
-	}
-	at := p.lineMap[0]
-	for _, m := range p.lineMap {
-		if m.line <= n {
-			at = m
-		}
-	}
-	return at.fileLine + n - at.line
-}

@@ -9,11 +9,13 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load/read"
 )
 
 // TestLimits checks the size and depth bounds on every shape: documents,
 // List items and lines larger than the limit, and nesting deeper than
-// MaxDepth, are errors naming the document and item.
+// read.MaxDepth, are errors naming the document and item.
 func TestLimits(t *testing.T) {
 	const limit = 1 << 10
 	big := strings.Repeat("x", 2*limit)
@@ -33,9 +35,9 @@ func TestLimits(t *testing.T) {
 			`stdin: document 1: larger than 1Ki (raise the limit with --max-document-size)`},
 		{"YAML List item", "kind: List\nitems:\n- kind: Pod\n" + strings.Repeat("  a: b\n", limit),
 			`stdin: document 1: item 1: larger than 1Ki (raise the limit with --max-document-size)`},
-		{"JSON nesting", deep("[", "]", MaxDepth+1), `stdin: document 1: item 1: nested deeper than 10000 levels`},
-		{"JSON nesting in an object", `{"a":` + deep(`{"a":`, "}", MaxDepth) + "}", `stdin: document 1: nested deeper than 10000 levels`},
-		{"YAML flow nesting", "a: " + deep("[", "]", MaxDepth+1), `stdin: document 1: exceeded max depth of 10000`},
+		{"JSON nesting", deep("[", "]", read.MaxDepth+1), `stdin: document 1: item 1: nested deeper than 10000 levels`},
+		{"JSON nesting in an object", `{"a":` + deep(`{"a":`, "}", read.MaxDepth) + "}", `stdin: document 1: nested deeper than 10000 levels`},
+		{"YAML flow nesting", "a: " + deep("[", "]", read.MaxDepth+1), `stdin: document 1: exceeded max depth of 10000`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -130,37 +132,5 @@ func TestReadFile(t *testing.T) {
 				t.Errorf("error %#v, want an *Error of kind InvalidInput", err)
 			}
 		})
-	}
-}
-
-func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"256Mi": 256 << 20, "1Gi": 1 << 30, "1048576": 1 << 20, "2k": 2000} {
-		if got, err := ParseSize(in); err != nil || got != want {
-			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"0", "-1Mi", "1.5", "lots", "100m"} {
-		if got, err := ParseSize(in); err == nil {
-			t.Errorf("ParseSize(%q) = %d, want an error", in, got)
-		}
-	}
-}
-
-func TestIsBinary(t *testing.T) {
-	for _, tc := range []struct {
-		head []byte
-		full bool
-		want bool
-	}{
-		{[]byte("kind: Pod\n"), false, false},
-		{[]byte("name: café"), false, false},
-		{[]byte("name: caf\xc3"), true, false}, // a rune cut by the end of the window
-		{[]byte("name: caf\xc3"), false, true}, // the end of the input
-		{[]byte("a\x00b"), false, true},
-		{[]byte{0x89, 'P', 'N', 'G'}, false, true},
-	} {
-		if got := isBinary(tc.head, tc.full); got != tc.want {
-			t.Errorf("isBinary(%q, %v) = %v, want %v", tc.head, tc.full, got, tc.want)
-		}
 	}
 }

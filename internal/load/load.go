@@ -11,13 +11,24 @@
 // them (see DefaultPod), because the scheduler only ever sees stored
 // objects. Both share the per-object handling (collect.go).
 //
-// Files, directories, globs, URLs and stdin go through one reader: a
-// cutter splits the bytes into documents and List items without recursion
-// and within Limits (cut.go, jsonscan.go, yamlsplit.go), one decode step
-// turns each into its typed object on every core (decode.go), and a
-// collector adds them in input order as an informer would see them
-// (collect.go). ReadFile gives other readers of user input (simulate's
-// --script) the same bounds.
+// Files, directories, globs, URLs and stdin go through one reader in three
+// parts, each behind one seam:
+//
+//   - read (package internal/load/read): splits the bytes of a source into
+//     documents and List items, without recursion and within Limits. Its
+//     seam is read.Cut, which hands over each read.Piece: the text, where
+//     it was found (document, List item, line or offset) and where the
+//     apiVersion and kind keys were seen. ReadFile gives other readers of
+//     user input (simulate's --script) the same bounds (read.Whole).
+//   - decode (decode.go, defaults.go): the plain path turning a piece into
+//     its typed object, on every core, with the defaults the API server
+//     would have applied. Its seam is reader.decodeBatch, which fills each
+//     piece's object and kind (or error); a decodeFunc does the decoding.
+//   - compact (compact.go): the memory layer described below.
+//
+// sources.go and open.go find and open the sources (regular files only);
+// reader.go runs the three parts as a pipeline, and a collector adds the
+// objects in input order as an informer would see them (collect.go).
 //
 // Both are built for clusters of the published limits (5,000 nodes, 150,000
 // pods): objects are handled as they arrive (List's pages, the items of a

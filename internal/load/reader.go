@@ -1,17 +1,18 @@
 package load
 
 // This file runs the reader: for each source, a cutter goroutine cuts its
-// bytes into pieces (cut.go), batches of pieces are decoded on every core
+// bytes into pieces (read.Cut), batches of pieces are decoded on every core
 // (decode.go), and the collector adds the decoded objects in input order
 // (collect.go). At most two batches are in flight, so memory holds the
 // objects kept plus a few megabytes of text, whatever the size of the input.
 
 import (
-	"fmt"
 	"io"
 
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load/read"
 )
 
 // batchSize is the number of pieces decoded together: enough to keep every
@@ -22,48 +23,14 @@ const batchSize = 256
 // typical pods (5 KB each as `kubectl get -o json` prints them) fits.
 const batchText = 2 << 20
 
-// piece is one thing cut from a source: a document, a List item, the end of
-// a List, or a failure to read on. Decoding fills obj, gvk, err or skip.
+// piece is one thing cut from a source (read.Piece) and what decoding
+// made of it: obj and gvk, Err, or skip.
 type piece struct {
-	loc     location
-	raw     []byte // JSON or YAML text of one value; the cutter's until batched
-	yaml    bool
-	lineMap []lineOffset // YAML List ends: where the header's lines are
-	header  listHeader   // items: the List's kind as far as known; ends: the List's
-	listEnd bool
-	binary  bool // the source is binary data
-	// typeMeta is where the cutter saw a JSON item's apiVersion and kind.
-	typeMeta typeMetaKeys
+	read.Piece
 
 	obj  kruntime.Object
 	gvk  schema.GroupVersionKind
-	err  error // a failure to cut or decode the piece
-	skip bool  // nothing to add: an empty document or an unwanted kind
-}
-
-// location is where a piece was read: the doc-th non-empty document of
-// source and, within a List (or a top-level array), its item-th item (from
-// 1; 0 outside a List). line (YAML) and offset (JSON) locate its text.
-type location struct {
-	source    string
-	doc, item int
-	line      int
-	offset    int64
-}
-
-func (l location) String() string {
-	if l.item > 0 {
-		return fmt.Sprintf("%s document %d item %d", l.source, l.doc, l.item)
-	}
-	return fmt.Sprintf("%s document %d", l.source, l.doc)
-}
-
-// prefix names the piece in an error: "<source>: document n: item m".
-func (l location) prefix() string {
-	if l.item > 0 {
-		return fmt.Sprintf("%s: document %d: item %d", l.source, l.doc, l.item)
-	}
-	return fmt.Sprintf("%s: document %d", l.source, l.doc)
+	skip bool // nothing to add: an empty document or an unwanted kind
 }
 
 // reader reads sources into a collector.
@@ -90,13 +57,13 @@ type batch struct {
 }
 
 // add appends p, copying its text (which the cutter reuses) into b.
-func (b *batch) add(p piece) {
-	if p.raw != nil {
+func (b *batch) add(p read.Piece) {
+	if p.Raw != nil {
 		from := len(b.text)
-		b.text = append(b.text, p.raw...)
-		p.raw = b.text[from:len(b.text):len(b.text)]
+		b.text = append(b.text, p.Raw...)
+		p.Raw = b.text[from:len(b.text):len(b.text)]
 	}
-	b.pieces = append(b.pieces, p)
+	b.pieces = append(b.pieces, piece{Piece: p})
 }
 
 // readSource reads one source through the pipeline: the cutter, the
@@ -124,8 +91,7 @@ func (r *reader) readSource(src *source, in io.Reader) error {
 		defer close(done)
 		defer close(cut)
 		b := next()
-		c := &cutter{limit: r.limits.maxDocument(), out: func(p piece) bool {
-			p.loc.source = src.name
+		read.Cut(in, src.name, r.limits, func(p read.Piece) bool {
 			b.add(p)
 			if len(b.pieces) < batchSize {
 				return true
@@ -137,8 +103,7 @@ func (r *reader) readSource(src *source, in io.Reader) error {
 			case <-stop:
 				return false
 			}
-		}}
-		c.cut(in)
+		})
 		if len(b.pieces) > 0 {
 			select {
 			case cut <- b:

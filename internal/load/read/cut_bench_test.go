@@ -1,7 +1,8 @@
-package load
+package read
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"testing"
 
@@ -12,10 +13,10 @@ import (
 
 // BenchmarkCutList cuts the items of a gen-cluster List (1,000 nodes /
 // 30,000 pods, from memory) into their raw text, with the reader's own
-// cutter (jsonscan.go: nesting limit, duplicate keys refused, the items'
+// cutter (Cut, jsonscan.go: nesting limit, duplicate keys refused, the items'
 // apiVersion and kind noted on the way) and with jsontext.Decoder
 // (github.com/go-json-experiment/json: the same nesting limit and duplicate
-// check), then reading each item's apiVersion and kind with scanTypeMeta as
+// check), then reading each item's apiVersion and kind with ScanTypeMeta as
 // the decoder would have to without the cutter's notes. The issue #32
 // question: is the library slower than the hand-written cutter?
 func BenchmarkCutList(b *testing.B) {
@@ -30,23 +31,22 @@ func BenchmarkCutList(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			items := 0
-			c := &cutter{limit: Limits{}.maxDocument(), out: func(p piece) bool {
-				if p.err != nil {
-					b.Fatal(p.err)
+			Cut(bytes.NewReader(data), "bench", Limits{}, func(p Piece) bool {
+				if p.Err != nil {
+					b.Fatal(p.Err)
 				}
-				if p.raw != nil {
+				if p.Raw != nil {
 					items++
 				}
 				return true
-			}}
-			c.cut(bytes.NewReader(data))
+			})
 			want = items
 		}
 	})
 	for _, typeMeta := range []bool{false, true} {
 		name := "jsontext"
 		if typeMeta {
-			name = "jsontext+scanTypeMeta"
+			name = "jsontext+ScanTypeMeta"
 		}
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
@@ -92,8 +92,8 @@ func cutWithJSONText(data []byte, typeMeta bool) (int, error) {
 				return 0, err
 			}
 			if typeMeta {
-				if _, kind, ok := scanTypeMeta(v); !ok || kind == "" {
-					return 0, errNoKind
+				if _, kind, ok := ScanTypeMeta(v); !ok || kind == "" {
+					return 0, errors.New("an item without kind")
 				}
 			}
 			items++

@@ -1,6 +1,6 @@
-package load
+package read
 
-// This file cuts JSON input into the pieces the reader decodes: whole
+// This file cuts JSON input into the pieces package load decodes: whole
 // documents, or the items of a List one at a time. It looks at structure
 // only (brackets, strings, separators), never recursing: nesting is counted
 // on a small stack and capped at MaxDepth, and the bytes held at once are
@@ -17,14 +17,16 @@ import (
 	"strconv"
 )
 
-// jsonSyntaxError is malformed JSON found while cutting, at an input offset
+// SyntaxError is malformed JSON found while cutting, at an input offset
 // counting the bytes up to and including the bad one (as encoding/json's).
-type jsonSyntaxError struct {
-	offset int64
-	msg    string
+type SyntaxError struct {
+	// Offset is in bytes from the start of the source.
+	Offset int64
+	// Msg says what is wrong, without the offset.
+	Msg string
 }
 
-func (e *jsonSyntaxError) Error() string { return fmt.Sprintf("json: offset %d: %s", e.offset, e.msg) }
+func (e *SyntaxError) Error() string { return fmt.Sprintf("json: offset %d: %s", e.Offset, e.Msg) }
 
 // jsonScanner reads JSON from r through a window that holds, from start on,
 // the bytes of the piece being cut. Bytes before start are dropped when the
@@ -43,8 +45,8 @@ type jsonScanner struct {
 	stack []frame
 	keys  []span
 	// typeMeta locates the apiVersion and kind keys of the last object cut
-	// (typeMetaKeys), relative to its first byte.
-	typeMeta typeMetaKeys
+	// (TypeMetaKeys), relative to its first byte.
+	typeMeta TypeMetaKeys
 }
 
 // frame is an open array or object.
@@ -151,7 +153,7 @@ func (s *jsonScanner) expect(want string, context string) (byte, error) {
 }
 
 func (s *jsonScanner) syntaxError(c byte, context string) error {
-	return &jsonSyntaxError{offset: s.offset(s.pos) + 1, msg: "invalid character " + quoteChar(c) + " " + context}
+	return &SyntaxError{Offset: s.offset(s.pos) + 1, Msg: "invalid character " + quoteChar(c) + " " + context}
 }
 
 // quoteChar formats c as encoding/json's messages do.
@@ -192,7 +194,7 @@ func (s *jsonScanner) cutValue(depth int) ([]byte, int64, error) {
 	}
 	at := s.offset(s.pos)
 	s.stack, s.keys = s.stack[:0], s.keys[:0]
-	s.typeMeta = typeMetaKeys{}
+	s.typeMeta = TypeMetaKeys{}
 	inString, isKey := false, false
 	var keyAt int64
 	for {
@@ -291,12 +293,12 @@ func (s *jsonScanner) cutValue(depth int) ([]byte, int64, error) {
 // topTypeMeta finds, among the keys of the object cut from input offset
 // at (all of them recorded, and no other, as it closes), those that
 // encoding/json would fill apiVersion and kind from.
-func (s *jsonScanner) topTypeMeta(at int64) typeMetaKeys {
-	t := typeMetaKeys{known: true}
+func (s *jsonScanner) topTypeMeta(at int64) TypeMetaKeys {
+	t := TypeMetaKeys{known: true}
 	for _, k := range s.keys {
 		text := s.buf[k.from-s.base+1 : k.to-s.base-1] // within the quotes
 		if !plainASCII(text) {
-			return typeMetaKeys{} // case folding beyond ASCII: scanTypeMeta decides
+			return TypeMetaKeys{} // case folding beyond ASCII: ScanTypeMeta decides
 		}
 		// The last of equal keys wins, as in encoding/json.
 		switch {
@@ -331,7 +333,7 @@ func (s *jsonScanner) mismatch(at int64, c byte) error {
 	var raw json.RawMessage
 	var syntax *json.SyntaxError
 	if errors.As(json.Unmarshal(s.buf[at-s.base:s.pos+1], &raw), &syntax) {
-		return &jsonSyntaxError{offset: at + syntax.Offset, msg: syntax.Error()}
+		return &SyntaxError{Offset: at + syntax.Offset, Msg: syntax.Error()}
 	}
 	return s.syntaxError(c, "in a JSON value")
 }
@@ -357,7 +359,7 @@ func (s *jsonScanner) key() (string, error) {
 	}
 	var key string
 	if err := json.Unmarshal(raw, &key); err != nil {
-		return "", &jsonSyntaxError{offset: at + 1, msg: "malformed object key " + clean(string(raw))}
+		return "", &SyntaxError{Offset: at + 1, Msg: "malformed object key " + clean(string(raw))}
 	}
 	if _, err := s.expect(":", "after object key"); err != nil {
 		return "", err

@@ -1,6 +1,6 @@
-package load
+package read
 
-// This file cuts YAML input into the pieces the reader decodes: documents
+// This file cuts YAML input into the pieces package load decodes: documents
 // (separated by "---" lines, as k8s.io/apimachinery's YAML reader splits
 // them), and, in a document that is a List in block style (`kubectl get -o
 // yaml` output: a top-level "items:" key followed by "- " entries) or a
@@ -74,7 +74,7 @@ type yamlPiece struct {
 	doc     int
 	item    int          // from 1 for items; 0 for documents and List ends
 	listEnd bool         // text is the List's header
-	header  listHeader   // for items: the List's kind as far as known
+	header  ListHeader   // for items: the List's kind as far as known
 	lineMap []lineOffset // for List ends: where the header's lines come from
 }
 
@@ -101,7 +101,7 @@ type yamlSplitter struct {
 	listDone bool // a List's items were read: a second "items:" is a duplicate
 	bare     bool // the document is a top-level sequence
 	indent   int  // column of the items' "-"
-	header   listHeader
+	header   ListHeader
 	item     []byte
 	itemLine int // file line of the item's first line; 0 before the first entry
 	items    int
@@ -145,17 +145,18 @@ func (y *yamlSplitter) run() error {
 }
 
 func (y *yamlSplitter) docError(err error) error {
-	return &pieceError{doc: max(y.doc, 1), item: y.items, err: err}
+	return &PieceError{Doc: max(y.doc, 1), Item: y.items, Err: err}
 }
 
-// pieceError is a failure while cutting, in the given document and item.
-type pieceError struct {
-	doc, item int
-	err       error
+// PieceError is a failure while cutting, in document Doc and (from 1; 0
+// outside a List) item Item of the source. Its message is Err's.
+type PieceError struct {
+	Doc, Item int
+	Err       error
 }
 
-func (e *pieceError) Error() string { return e.err.Error() }
-func (e *pieceError) Unwrap() error { return e.err }
+func (e *PieceError) Error() string { return e.Err.Error() }
+func (e *PieceError) Unwrap() error { return e.Err }
 
 // add takes line n of the current document.
 func (y *yamlSplitter) add(line []byte, n int) error {
@@ -174,7 +175,7 @@ func (y *yamlSplitter) add(line []byte, n int) error {
 		return y.addListLine(line, n, content)
 	case content && isItemsKey(line):
 		if y.listDone {
-			return &pieceError{doc: y.doc, err: fmt.Errorf("line %d: duplicate key %q", n, "items")}
+			return &PieceError{Doc: y.doc, Err: fmt.Errorf("line %d: duplicate key %q", n, "items")}
 		}
 		y.waiting = []heldLine{{append([]byte(nil), line...), n}}
 		return nil
@@ -254,7 +255,7 @@ func (y *yamlSplitter) addListLine(line []byte, n int, content bool) error {
 	}
 	y.item = append(y.item, dedent(line, y.indent+2)...)
 	if int64(len(y.item)) > y.limit {
-		return &pieceError{doc: y.doc, item: y.items, err: &tooLargeError{y.limit}}
+		return &PieceError{Doc: y.doc, Item: y.items, Err: &tooLargeError{y.limit}}
 	}
 	return nil
 }
@@ -285,7 +286,7 @@ func (y *yamlSplitter) endDocument() error {
 	}
 	p := yamlPiece{text: y.docText, line: y.docLine, doc: y.doc, listEnd: y.list || y.listDone, lineMap: y.lineMap}
 	emit := y.content && !y.bare
-	y.docText, y.lineMap, y.content, y.list, y.listDone, y.bare, y.items, y.header = nil, nil, false, false, false, false, 0, listHeader{}
+	y.docText, y.lineMap, y.content, y.list, y.listDone, y.bare, y.items, y.header = nil, nil, false, false, false, false, 0, ListHeader{}
 	if !emit {
 		return nil
 	}
@@ -336,13 +337,13 @@ var (
 // headerOf finds a List's kind and apiVersion among the top-level keys read
 // so far, in their plain form; the decoder reads the header properly at the
 // end of the document.
-func headerOf(doc []byte) listHeader {
-	var h listHeader
+func headerOf(doc []byte) ListHeader {
+	var h ListHeader
 	if m := headerKind.FindSubmatch(doc); m != nil {
-		h.kind = string(m[1])
+		h.Kind = string(m[1])
 	}
 	if m := headerAPIVersion.FindSubmatch(doc); m != nil {
-		h.apiVersion = string(m[1])
+		h.APIVersion = string(m[1])
 	}
 	return h
 }

@@ -1,9 +1,9 @@
-package load
+package read
 
 // This file reads an object's apiVersion and kind without decoding it. The
 // API server's JSON serializer reads them with encoding/json
 // (SimpleMetaFactory.Interpret), which parses the whole object: a fifth of
-// the reader's CPU. scanTypeMeta walks the object's top level, skipping
+// the reader's CPU. ScanTypeMeta walks the object's top level, skipping
 // nested values bracket by bracket, and gives up (ok false) on anything
 // where encoding/json's own rules would need care: escapes or non-ASCII
 // bytes in a key, a non-string value for either field, escapes in the
@@ -12,11 +12,11 @@ package load
 
 import "bytes"
 
-// scanTypeMeta returns the apiVersion and kind of the JSON object data as
+// ScanTypeMeta returns the apiVersion and kind of the JSON object data as
 // encoding/json would fill struct{ APIVersion, Kind string } from it: keys
 // matched case-insensitively, the last match winning. ok is false when the
 // fast path cannot tell.
-func scanTypeMeta(data []byte) (apiVersion, kind string, ok bool) {
+func ScanTypeMeta(data []byte) (apiVersion, kind string, ok bool) {
 	i := skipSpace(data, 0)
 	if i == len(data) || data[i] != '{' {
 		return "", "", false
@@ -80,21 +80,21 @@ func scanTypeMeta(data []byte) (apiVersion, kind string, ok bool) {
 	return "", "", false
 }
 
-// typeMetaKeys is where the cutter saw an object's apiVersion and kind
+// TypeMetaKeys is where the cutter saw an object's apiVersion and kind
 // keys: the offsets just after their closing quotes, 0 for a key the
 // object does not have. known is false when the cutter could not tell (a
 // key with an escape or a non-ASCII byte, which encoding/json may match
 // case-insensitively in ways this does not follow).
-type typeMetaKeys struct {
+type TypeMetaKeys struct {
 	known            bool
 	apiVersion, kind int
 }
 
-// read returns the apiVersion and kind of data, the object the keys were
-// found in, as scanTypeMeta would; ok is false when the keys are not known
-// or a value is not a plain string (scanTypeMeta then decides). It spares
+// Read returns the apiVersion and kind of data, the object the keys were
+// found in, as ScanTypeMeta would; ok is false when the keys are not known
+// or a value is not a plain string (ScanTypeMeta then decides). It spares
 // the decoders a second walk over every object's top level.
-func (t typeMetaKeys) read(data []byte) (apiVersion, kind string, ok bool) {
+func (t TypeMetaKeys) Read(data []byte) (apiVersion, kind string, ok bool) {
 	if !t.known {
 		return "", "", false
 	}
@@ -109,7 +109,7 @@ func (t typeMetaKeys) read(data []byte) (apiVersion, kind string, ok bool) {
 
 // value reads the plain string after the key ending at data[end] ("" when
 // end is 0: no such key).
-func (t typeMetaKeys) value(data []byte, end int) (string, bool) {
+func (t TypeMetaKeys) value(data []byte, end int) (string, bool) {
 	if end == 0 {
 		return "", true
 	}

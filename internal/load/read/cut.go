@@ -1,4 +1,4 @@
-package load
+package read
 
 // This file turns the bytes of one source into pieces, in order: it decides
 // whether the source is JSON, YAML or neither, and cuts it with jsonScanner
@@ -24,16 +24,18 @@ const sniffSize = 8 << 10
 
 // cutter cuts one source into pieces and sends them in batches.
 type cutter struct {
-	limit int64
-	out   func(p piece) bool // false: stop, the reader wants no more
-	stop  bool
+	limit  int64
+	source string
+	out    func(p Piece) bool // false: stop, the reader wants no more
+	stop   bool
 	// Where the text starts: leading whitespace is skipped while sniffing.
 	offset int64
 	line   int
 }
 
 // send hands p over; false once the reader wants no more of the source.
-func (c *cutter) send(p piece) bool {
+func (c *cutter) send(p Piece) bool {
+	p.Loc.Source = c.source
 	if !c.stop && !c.out(p) {
 		c.stop = true
 	}
@@ -46,10 +48,10 @@ func (c *cutter) cut(in io.Reader) {
 	first, err := c.sniff(br)
 	switch {
 	case err != nil:
-		c.send(piece{err: &pieceError{doc: 1, err: err}})
+		c.send(Piece{Err: &PieceError{Doc: 1, Err: err}})
 	case first == 0: // empty, or whitespace only
 	case first == binaryData:
-		c.send(piece{binary: true, loc: location{doc: 1}})
+		c.send(Piece{Binary: true, Loc: Location{Doc: 1}})
 	case first == '{' || first == '[':
 		c.cutJSON(br)
 	default:
@@ -131,7 +133,7 @@ func (c *cutter) cutJSON(in io.Reader) {
 				var raw []byte
 				var at int64
 				if raw, at, err = s.value(0); err == nil {
-					c.send(piece{raw: raw, loc: location{doc: doc, offset: at}})
+					c.send(Piece{Raw: raw, Loc: Location{Doc: doc, Offset: at}})
 				}
 			}
 		}
@@ -142,11 +144,11 @@ func (c *cutter) cutJSON(in io.Reader) {
 			if errors.Is(err, io.ErrUnexpectedEOF) {
 				err = unexpectedEnd{err}
 			}
-			var located *pieceError
+			var located *PieceError
 			if !errors.As(err, &located) {
-				err = &pieceError{doc: doc, err: err}
+				err = &PieceError{Doc: doc, Err: err}
 			}
-			c.send(piece{err: err})
+			c.send(Piece{Err: err})
 			return
 		}
 	}
@@ -159,7 +161,7 @@ func (c *cutter) jsonObject(s *jsonScanner, doc int) error {
 	at := s.offset(s.pos)
 	s.pos++ // "{"
 	var (
-		header listHeader
+		header ListHeader
 		list   bool
 		keys   = map[string]bool{}
 	)
@@ -205,27 +207,27 @@ func (c *cutter) jsonObject(s *jsonScanner, doc int) error {
 		}
 	}
 	if list {
-		c.send(piece{listEnd: true, header: header, loc: location{doc: doc}})
+		c.send(Piece{ListEnd: true, Header: header, Loc: Location{Doc: doc}})
 		return nil
 	}
 	if err := s.check(); err != nil {
 		return err
 	}
-	c.send(piece{raw: s.buf[at-s.base : s.pos], loc: location{doc: doc, offset: at}})
+	c.send(Piece{Raw: s.buf[at-s.base : s.pos], Loc: Location{Doc: doc, Offset: at}})
 	return nil
 }
 
 // jsonItems cuts the elements of an array whose "[" was just read, through
 // its "]", at the given depth. header is the List's as read so far (nil for
 // a bare array): the items are sent with a copy of it.
-func (c *cutter) jsonItems(s *jsonScanner, doc int, header *listHeader, depth int) error {
+func (c *cutter) jsonItems(s *jsonScanner, doc int, header *ListHeader, depth int) error {
 	if next, _, err := s.peek(); err != nil {
 		return err
 	} else if next == ']' {
 		s.pos++
 		return nil
 	}
-	var h listHeader
+	var h ListHeader
 	if header != nil {
 		h = *header
 	}
@@ -233,14 +235,14 @@ func (c *cutter) jsonItems(s *jsonScanner, doc int, header *listHeader, depth in
 		s.release()
 		raw, at, err := s.value(depth)
 		if err != nil {
-			return &pieceError{doc: doc, item: item, err: err}
+			return &PieceError{Doc: doc, Item: item, Err: err}
 		}
-		if !c.send(piece{raw: raw, header: h, loc: location{doc: doc, item: item, offset: at}, typeMeta: s.typeMeta}) {
+		if !c.send(Piece{Raw: raw, Header: h, Loc: Location{Doc: doc, Item: item, Offset: at}, TypeMeta: s.typeMeta}) {
 			return errStopped
 		}
 		end, err := s.expect(",]", "after array element")
 		if err != nil {
-			return &pieceError{doc: doc, item: item, err: err}
+			return &PieceError{Doc: doc, Item: item, Err: err}
 		}
 		if end == ']' {
 			return nil
@@ -263,9 +265,9 @@ func (c *cutter) cutYAML(in *bufio.Reader) {
 		lines: lineReader{r: in, limit: c.limit, n: c.line},
 		limit: c.limit,
 		emit: func(p yamlPiece) error {
-			ok := c.send(piece{
-				raw: p.text, yaml: true, listEnd: p.listEnd, header: p.header, lineMap: p.lineMap,
-				loc: location{doc: p.doc, item: p.item, line: p.line},
+			ok := c.send(Piece{
+				Raw: p.text, YAML: true, ListEnd: p.listEnd, Header: p.header, lineMap: p.lineMap,
+				Loc: Location{Doc: p.doc, Item: p.item, Line: p.line},
 			})
 			if !ok {
 				return errStopped
@@ -274,37 +276,38 @@ func (c *cutter) cutYAML(in *bufio.Reader) {
 		},
 	}
 	if err := y.run(); err != nil && !errors.Is(err, errStopped) {
-		c.send(piece{err: err})
+		c.send(Piece{Err: err})
 	}
 }
 
-// listHeader is what a List says of its items: its kind and apiVersion.
-type listHeader struct {
-	kind, apiVersion string
+// ListHeader is what a List says of its items: its kind and apiVersion.
+type ListHeader struct {
+	// Kind and APIVersion are the List's, "" where not known.
+	Kind, APIVersion string
 }
 
 // note records the List's kind or apiVersion from one of its fields.
-func (l *listHeader) note(key string, raw []byte) {
+func (l *ListHeader) note(key string, raw []byte) {
 	switch key {
 	case "kind":
-		_ = json.Unmarshal(raw, &l.kind)
+		_ = json.Unmarshal(raw, &l.Kind)
 	case "apiVersion":
-		_ = json.Unmarshal(raw, &l.apiVersion)
+		_ = json.Unmarshal(raw, &l.APIVersion)
 	}
 }
 
-// declared reports whether the List's kind is known and names a list.
-func (l listHeader) declared() bool { return strings.HasSuffix(l.kind, "List") }
+// Declared reports whether the List's kind is known and names a list.
+func (l ListHeader) Declared() bool { return strings.HasSuffix(l.Kind, "List") }
 
-// itemKind is the kind of the items of a typed List (a PodList's are Pods)
+// ItemKind is the kind of the items of a typed List (a PodList's are Pods)
 // whose items have neither kind nor apiVersion, as the API server serves
 // them; nil when the List's kind is not known or is "List".
-func (l listHeader) itemKind() *schema.GroupVersionKind {
-	kind := strings.TrimSuffix(l.kind, "List")
-	if kind == "" || kind == l.kind {
+func (l ListHeader) ItemKind() *schema.GroupVersionKind {
+	kind := strings.TrimSuffix(l.Kind, "List")
+	if kind == "" || kind == l.Kind {
 		return nil
 	}
-	gv, err := schema.ParseGroupVersion(l.apiVersion)
+	gv, err := schema.ParseGroupVersion(l.APIVersion)
 	if err != nil {
 		return nil
 	}

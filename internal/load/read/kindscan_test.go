@@ -1,12 +1,41 @@
-package load
+package read
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load/loadtest"
 )
+
+// parsedKind parses apiVersion and kind as Interpret (and the decoder of
+// package load) parse them.
+func parsedKind(apiVersion, kind string) (schema.GroupVersionKind, error) {
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return schema.GroupVersionKind{}, err
+	}
+	return gv.WithKind(kind), nil
+}
+
+// genItems returns the raw items of a hack/gen-cluster List.
+func genItems(tb testing.TB, nodes, pods int) []json.RawMessage {
+	path := loadtest.GenCluster(tb, tb.TempDir(), nodes, pods)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var list struct{ Items []json.RawMessage }
+	if err := json.Unmarshal(data, &list); err != nil {
+		tb.Fatal(err)
+	}
+	return list.Items
+}
 
 // TestScanTypeMetaAgreesWithInterpret: wherever the fast path answers, it
 // answers what the API server's serializer (SimpleMetaFactory.Interpret)
@@ -37,7 +66,7 @@ func TestScanTypeMetaAgreesWithInterpret(t *testing.T) {
 	}
 	for _, tc := range tests {
 		checkCutTypeMeta(t, tc.in)
-		apiVersion, kind, ok := scanTypeMeta([]byte(tc.in))
+		apiVersion, kind, ok := ScanTypeMeta([]byte(tc.in))
 		if ok == tc.declines {
 			t.Errorf("%s: ok %v, want %v", tc.in, ok, !tc.declines)
 			continue
@@ -46,7 +75,7 @@ func TestScanTypeMetaAgreesWithInterpret(t *testing.T) {
 			continue
 		}
 		want, err := kjson.DefaultMetaFactory.Interpret([]byte(tc.in))
-		got, gotErr := typeMetaKind(apiVersion, kind, nil)
+		got, gotErr := parsedKind(apiVersion, kind)
 		switch {
 		case (err == nil) != (gotErr == nil):
 			t.Errorf("%s: error %v, Interpret's %v", tc.in, gotErr, err)
@@ -57,7 +86,7 @@ func TestScanTypeMetaAgreesWithInterpret(t *testing.T) {
 }
 
 // checkCutTypeMeta cuts in as the reader cuts a List item and checks that
-// where the keys the cutter noted (typeMetaKeys) answer and Interpret reads
+// where the keys the cutter noted (TypeMetaKeys) answer and Interpret reads
 // the object, they agree with it. (Where Interpret fails, the decode fails
 // too and the reader takes Interpret's way for the error.)
 func checkCutTypeMeta(t *testing.T, in string) {
@@ -67,7 +96,7 @@ func checkCutTypeMeta(t *testing.T, in string) {
 	if err != nil {
 		return
 	}
-	apiVersion, kind, ok := s.typeMeta.read(bytes.TrimSpace(raw))
+	apiVersion, kind, ok := s.typeMeta.Read(bytes.TrimSpace(raw))
 	if !ok {
 		return
 	}
@@ -75,25 +104,25 @@ func checkCutTypeMeta(t *testing.T, in string) {
 	if err != nil {
 		return
 	}
-	if got, gotErr := typeMetaKind(apiVersion, kind, nil); gotErr != nil || got != *want {
+	if got, gotErr := parsedKind(apiVersion, kind); gotErr != nil || got != *want {
 		t.Errorf("%q: the cutter's keys read %v %v, Interpret reads %v", in, got, gotErr, *want)
 	}
 }
 
 // TestCutTypeMetaReadsAsScanTypeMeta: on every gen-cluster item the keys
-// the cutter notes answer, and answer what scanTypeMeta reads.
+// the cutter notes answer, and answer what ScanTypeMeta reads.
 func TestCutTypeMetaReadsAsScanTypeMeta(t *testing.T) {
-	items := benchItems(t, 5, 200)
+	items := genItems(t, 5, 200)
 	for _, it := range items {
-		s := newJSONScanner(bytes.NewReader(it.raw), 1<<20)
+		s := newJSONScanner(bytes.NewReader(it), 1<<20)
 		raw, _, err := s.value(2)
 		if err != nil {
 			t.Fatal(err)
 		}
-		apiVersion, kind, ok := s.typeMeta.read(raw)
-		wantVersion, wantKind, wantOK := scanTypeMeta(raw)
+		apiVersion, kind, ok := s.typeMeta.Read(raw)
+		wantVersion, wantKind, wantOK := ScanTypeMeta(raw)
 		if !ok || !wantOK || apiVersion != wantVersion || kind != wantKind {
-			t.Fatalf("cutter's keys: %q %q %v; scanTypeMeta: %q %q %v\n%s", apiVersion, kind, ok, wantVersion, wantKind, wantOK, raw)
+			t.Fatalf("cutter's keys: %q %q %v; ScanTypeMeta: %q %q %v\n%s", apiVersion, kind, ok, wantVersion, wantKind, wantOK, raw)
 		}
 	}
 	if len(items) < 205 {
@@ -114,7 +143,7 @@ func FuzzScanTypeMeta(f *testing.F) {
 	f.Add(`{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a"}}`)
 	f.Add(`{"a":[1,{"b":"]"}],"Kind":"x","kind":"y","apiVersion":"g/v"}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		apiVersion, kind, ok := scanTypeMeta([]byte(in))
+		apiVersion, kind, ok := ScanTypeMeta([]byte(in))
 		if !ok {
 			return
 		}
@@ -124,7 +153,7 @@ func FuzzScanTypeMeta(f *testing.F) {
 			// reader then takes Interpret's way for the error.
 			return
 		}
-		got, gotErr := typeMetaKind(apiVersion, kind, nil)
+		got, gotErr := parsedKind(apiVersion, kind)
 		if gotErr != nil || got != *want {
 			t.Fatalf("%q: %v %v, Interpret reads %v", in, got, gotErr, *want)
 		}
