@@ -19,6 +19,14 @@
 // text.go decodes the text as kubectl's file reader does (UTF-16 with a
 // byte-order mark becomes UTF-8, ill-formed UTF-8 becomes U+FFFD);
 // limits.go holds the bounds.
+//
+// Why our own cutters: apimachinery's YAML reader streams documents but not
+// the items of a List inside one, which a 742 MB `kubectl get -o yaml` is;
+// go-json-experiment's jsontext.Decoder cuts JSON as fast as jsonscan.go
+// but finding each item's apiVersion and kind on top of it made it 42%
+// slower (BenchmarkCutList; docs/PERFORMANCE.md, "The reader's memory
+// layer behind one switch").
+//
 // Whole reads a single-document input (simulate's --script) within the
 // same bounds.
 package read
