@@ -322,7 +322,7 @@ func TestCLIOnRealCluster(t *testing.T) {
 			"node-01": {"2400m/4 (60%)", "1600m", "2/4 (50%)", "64Mi/256Mi (25%)"}, // cpu free 4000-2400
 			"node-02": {"1450m/4 (36%)", "2550m"},
 			"node-04": {"550m/4 (13%)", "3450m"},
-			"TOTAL":   {"7150m/31", "18/"},
+			"TOTAL":   {"7.15/31", "18/"}, // sums over nodes in cores
 		} {
 			line := tableLine(t, out, name)
 			for _, w := range wants {

@@ -60,7 +60,7 @@ func TestPermissionsAndFailures(t *testing.T) {
 					t.Errorf("first stderr line %q lacks %q", first, w)
 				}
 			}
-			for _, w := range []string{"kind: ClusterRole", `apiGroups: [""]`, `resources: ["nodes", "pods"]`, `verbs: ["get", "list"]`} {
+			for _, w := range []string{"kind: ClusterRole", `apiGroups: [""]`, `resources: ["nodes", "pods"]`, `verbs: ["get", "list", "watch"]`} {
 				if !strings.Contains(rest, w) {
 					t.Errorf("stderr lacks the RBAC rule line %q:\n%s", w, r.stderr)
 				}

@@ -79,7 +79,7 @@ func TestDecisionsReadOnlyProvenByAudit(t *testing.T) {
 		{[]string{"why", "-A", "--config", cfg, "-o", "json"}, 1},
 		{[]string{"why", "--pod-file", deploy}, 0},
 		{[]string{"requested", "--pod", nsA + "/preemptor"}, 1},
-		{[]string{"simulate", "--pending", "-A"}, 0},
+		{[]string{"simulate", "--pending", "-A"}, 1}, // a pod stays Unschedulable
 	}
 	for _, run := range runs {
 		if r := runPlugin(t, nil, append(run.args, kc)...); r.code != run.code {

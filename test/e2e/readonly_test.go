@@ -52,10 +52,11 @@ func TestReadOnlyProvenByAudit(t *testing.T) {
 		{args: []string{"snapshot", "-o", "jsonpath={.nodes[*].name}"}},
 		// Every data command without --kube-version asks the server's
 		// version (GET /version): the kube-scheduler version it models.
-		{args: []string{"simulate", "--pending", "-A"}},
-		{args: []string{"simulate", "--pending", "-A", "--bind", "lost", "-o", "json"}},
-		{args: []string{"simulate", "--pending", "-A", "--bind", "lost", "--ttl", "30s", "-o", "json"}},
-		{args: []string{"simulate", "--pending", "-n", nsA, "--bind", "fail", "--kube-version", "v1.19", "-o", "yaml"}},
+		// pending-huge stays Unschedulable: simulate --pending exits 1.
+		{args: []string{"simulate", "--pending", "-A"}, code: 1},
+		{args: []string{"simulate", "--pending", "-A", "--bind", "lost", "-o", "json"}, code: 1},
+		{args: []string{"simulate", "--pending", "-A", "--bind", "lost", "--ttl", "30s", "-o", "json"}, code: 1},
+		{args: []string{"simulate", "--pending", "-n", nsA, "--bind", "fail", "--kube-version", "v1.19", "-o", "yaml"}, code: 1},
 		{args: []string{"simulate", "--script", script}},
 		{args: []string{"simulate", "--script", script, "--ttl", "30s", "-o", "wide"}},
 	}
