@@ -24,21 +24,23 @@ import (
 // within a budget: collecting at 5× the live heap (GOGC=400) instead of 2×
 // halves the CPU the collector takes on a live listing, and the soft limit
 // of memoryLimit keeps the process under 1 GB at 5,000 nodes / 150,000
-// pods. A fixed limit would make the collector run back to back once the
-// live heap nears it (at 15,000 nodes / 450,000 pods the live heap alone
-// is above it), so the limit follows the live heap: after each cycle it is
-// raised to liveHeapNum/liveHeapDen of the heap found live, never lowered
-// (internal/heaplimit). why, simulate and requested --pod raise the floor
+// pods. Larger clusters get a larger floor before the read starts
+// (pkg/cmd/memlimit_input.go: from the files' size, or the number of nodes
+// the first node page announces), so that the collector keeps the same
+// pace per object at any size; and in case an input holds more per byte or
+// per node than those rules expect, the limit also follows the live heap:
+// after each cycle it is raised to liveHeapNum/liveHeapDen of the heap
+// found live, never lowered (internal/heaplimit), so the collector never
+// runs back to back. why, simulate and requested --pod raise the floor
 // (pkg/cmd/memlimit.go). Measurements: docs/PERFORMANCE.md, "File mode,
 // session of 2026-11-27 evening".
 const (
 	gcPercent   = 400
 	memoryLimit = 800 << 20 // bytes
-	// The limit is at least twice the live heap (GOGC=100's heap goal, once
-	// the floor is passed): 3/2 made 15,000 nodes / 450,000 pods take 4× the
-	// CPU of 5,000 / 150,000, 2× about 3.5× (docs/PERFORMANCE.md); more would
-	// take a 5,000-node read above 1 GB.
-	liveHeapNum, liveHeapDen = 2, 1
+	// The limit is at least 5/4 of the live heap: a safety net only, the
+	// size-based floors do the scaling. Twice the live heap took a live
+	// 5,000-node listing (≈ 600 MiB live) above 1 GB (docs/PERFORMANCE.md).
+	liveHeapNum, liveHeapDen = 5, 4
 )
 
 func main() {

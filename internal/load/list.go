@@ -62,6 +62,11 @@ type ListOptions struct {
 	// (pods once every node is in), so that the model is built while the
 	// listing goes on; the progress line then counts what it was given.
 	Sink Sink
+	// OnNodeTotal, when not nil, is called once, from the node listing's
+	// goroutine, with the number of nodes the first page announces (its
+	// items plus remainingItemCount; the items alone when the server sends
+	// no count), so that the caller can size itself before the pods arrive.
+	OnNodeTotal func(nodes int64)
 
 	// clock drives the progress line; nil means the real clock. Tests set a
 	// fake clock.
@@ -139,8 +144,18 @@ func List(ctx context.Context, client kubernetes.Interface, opts ListOptions) (*
 	wg.Go(func() {
 		defer close(nodesDone)
 		share := newListSharer() // one per goroutine: not safe for concurrent use
+		told := opts.OnNodeTotal == nil
 		list := func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-			return client.CoreV1().Nodes().List(ctx, o)
+			l, err := client.CoreV1().Nodes().List(ctx, o)
+			if err == nil && !told {
+				told = true
+				total := int64(len(l.Items))
+				if r := l.RemainingItemCount; r != nil {
+					total += *r
+				}
+				opts.OnNodeTotal(total)
+			}
+			return l, err
 		}
 		err := eachItem(ctx, pageSize, nodeCount, list, metav1.ListOptions{}, func(obj runtime.Object) error {
 			node, ok := obj.(*corev1.Node)

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -726,5 +727,32 @@ func TestNoteClearsProgressLine(t *testing.T) {
 	fmt.Fprint(stderr, "warning: x\n")
 	if got := term.String(); got != want+"warning: x\n" {
 		t.Errorf("terminal got %q after the progress ended", got)
+	}
+}
+
+// OnNodeTotal is called once, with the first page's items plus the
+// remainingItemCount it announces, as kube-apiserver sends for nodes.
+func TestListOnNodeTotal(t *testing.T) {
+	var s server
+	pages := func(action k8stesting.Action) (bool, runtime.Object, error) {
+		from, to, next := s.record(action, 5)
+		list := &corev1.NodeList{ListMeta: metav1.ListMeta{Continue: next}}
+		if next != "" {
+			left := int64(5 - to)
+			list.RemainingItemCount = &left
+		}
+		for i := from; i < to; i++ {
+			list.Items = append(list.Items, corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("n%d", i)}})
+		}
+		return true, list, nil
+	}
+	client := newClient(pages, s.pods(nil))
+	var got []int64
+	c, err := List(context.Background(), client, ListOptions{PageSize: 2, OnNodeTotal: func(n int64) { got = append(got, n) }})
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	if len(c.Nodes) != 5 || !slices.Equal(got, []int64{5}) {
+		t.Errorf("%d nodes, OnNodeTotal calls %v; want 5 nodes and [5]", len(c.Nodes), got)
 	}
 }

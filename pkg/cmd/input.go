@@ -217,7 +217,8 @@ func (f *InputFlags) load(ctx context.Context, streams genericiooptions.IOStream
 	if err != nil {
 		return nil, err
 	}
-	opts := load.ListOptions{PageSize: f.ChunkSize, Host: host, Warnings: streams.ErrOut, Sink: sink, KeepEmptyDir: f.KeepEmptyDir}
+	opts := load.ListOptions{PageSize: f.ChunkSize, Host: host, Warnings: streams.ErrOut, Sink: sink, KeepEmptyDir: f.KeepEmptyDir,
+		OnNodeTotal: raiseMemoryLimitForNodes}
 	if f.Objects {
 		opts.Kinds = load.SchedulingKinds
 	}

@@ -19,6 +19,21 @@ const (
 	memoryLimitPerInputDen = 742_000_000
 )
 
+// memoryLimitPerNodesNum / memoryLimitPerNodesDen is the same scaling for a live listing, whose size is
+// known from the first node page: main's 800 MiB floor over the published
+// 5,000 nodes (with their 150,000 pods).
+const (
+	memoryLimitPerNodesNum = 800 << 20
+	memoryLimitPerNodesDen = 5000
+)
+
+// raiseMemoryLimitForNodes lifts the soft memory limit to
+// nodes × memoryLimitPerNodesNum / memoryLimitPerNodesDen, never lowering
+// one; GOMEMLIMIT wins.
+func raiseMemoryLimitForNodes(nodes int64) {
+	raiseMemoryLimitTo(nodes * memoryLimitPerNodesNum / memoryLimitPerNodesDen)
+}
+
 // inputBytes is the total size of the regular files named (directories,
 // globs, URLs and stdin count for nothing: their size is not known before
 // they are read).
@@ -36,11 +51,19 @@ func inputBytes(names []string) int64 {
 // memoryLimitPerInput × the input's bytes, never lowering one; GOMEMLIMIT
 // wins as it does in main.
 func raiseMemoryLimitForInput(bytes int64) {
-	if os.Getenv("GOMEMLIMIT") != "" || bytes <= 0 {
+	if bytes <= 0 {
 		return
 	}
 	want := bytes / memoryLimitPerInputDen * memoryLimitPerInputNum
-	want += bytes % memoryLimitPerInputDen * memoryLimitPerInputNum / memoryLimitPerInputDen
+	raiseMemoryLimitTo(want + bytes%memoryLimitPerInputDen*memoryLimitPerInputNum/memoryLimitPerInputDen)
+}
+
+// raiseMemoryLimitTo sets the soft memory limit to want bytes when that is
+// higher, unless GOMEMLIMIT is set.
+func raiseMemoryLimitTo(want int64) {
+	if os.Getenv("GOMEMLIMIT") != "" || want <= 0 {
+		return
+	}
 	if debug.SetMemoryLimit(-1) < want {
 		debug.SetMemoryLimit(want)
 	}

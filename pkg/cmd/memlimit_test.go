@@ -107,3 +107,25 @@ func TestInputBytes(t *testing.T) {
 		t.Errorf("inputBytes = %d, want 123", got)
 	}
 }
+
+// A live listing's floor follows the node count the first page announces:
+// 800 MiB at 5,000 nodes, three times that at 15,000, never lowered.
+func TestRaiseMemoryLimitForNodes(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
+	t.Setenv("GOMEMLIMIT", "")
+	for _, tc := range []struct {
+		nodes, before, want int64
+	}{
+		{100, 800 << 20, 800 << 20},
+		{5000, 800 << 20, 800 << 20},
+		{15000, 800 << 20, 3 * (800 << 20)},
+		{15000, 4 << 30, 4 << 30},
+	} {
+		debug.SetMemoryLimit(tc.before)
+		raiseMemoryLimitForNodes(tc.nodes)
+		if got := debug.SetMemoryLimit(-1); got != tc.want {
+			t.Errorf("%d nodes from %d: limit %d, want %d", tc.nodes, tc.before, got, tc.want)
+		}
+	}
+}
