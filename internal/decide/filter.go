@@ -39,7 +39,9 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 	// Room for what a scan usually takes: the feasible nodes wanted and
 	// the rejected ones before them.
 	c.feasible = slices.Grow(c.feasible, want)
-	c.v.Nodes = slices.Grow(c.v.Nodes, min(n, want+maxFilterChunk))
+	if !c.countOnly {
+		c.v.Nodes = slices.Grow(c.v.Nodes, min(n, want+maxFilterChunk))
+	}
 	statuses := c.e.filterStatuses(n)
 	// The scan stops at the extra node that passes; FilterAll wants every
 	// node, and there is none beyond.
@@ -73,7 +75,9 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 // doubling at a time, took a third of the cycle's bookkeeping for them.
 // NodeToStatus cannot grow; a copy with room takes its place.
 func (c *cycle) roomForAll(n int) {
-	c.v.Nodes = slices.Grow(c.v.Nodes, n)
+	if !c.countOnly {
+		c.v.Nodes = slices.Grow(c.v.Nodes, n)
+	}
 	old := c.diag.NodeToStatus
 	m := make(map[string]*fwk.Status, n)
 	old.ForEachExplicitNode(func(name string, s *fwk.Status) { m[name] = s })
@@ -129,11 +133,11 @@ func (c *cycle) take(ni fwk.NodeInfo, s *fwk.Status) error {
 		return s.AsError()
 	case s.IsSuccess():
 		c.feasible = append(c.feasible, ni)
-		c.v.Nodes = append(c.v.Nodes, NodeResult{Name: name, Feasible: true})
+		c.addFeasible(name)
 	default:
 		c.diag.NodeToStatus.Set(name, s)
 		c.diag.AddPluginStatus(s)
-		c.v.Nodes = append(c.v.Nodes, rejected(name, s))
+		c.addRejected(name, s)
 	}
 	return nil
 }

@@ -1,10 +1,17 @@
 package decide
 
 import (
+	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
+	st "k8s.io/kubernetes/pkg/scheduler/testing"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/load/loadtest"
+	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
 // Replicas of one template share a cycle; each verdict equals what a fresh
@@ -46,18 +53,26 @@ func TestEvaluateReusesVerdictsOfIdenticalPods(t *testing.T) {
 }
 
 // With OmitNodes a verdict is the full one without its per-node results:
-// the same result, node, message, preemption and counts, for the first pod
-// of a template and for the replicas reusing its cycle.
+// the same result, node, message, preemption, counts, RejectedBy and
+// TopNodes, for the first pod of a template and for the replicas reusing
+// its cycle; whether rejections come from Filter, a PreFilter rejection or
+// a PreFilter's node subset, and with more scored nodes than TopNodes keeps
+// (ties included).
 func TestOmitNodesKeepsThePodLevelVerdict(t *testing.T) {
 	c := cluster{
-		nodes: nodes(node("a"), node("b").Taints(taint("t", v1.TaintEffectNoSchedule))),
-		bound: pods(bound("low", "a").Priority(0).Req(cpu("1500m"))),
+		nodes: nodes(node("a"), node("b").Taints(taint("t", v1.TaintEffectNoSchedule)),
+			node("c"), node("d"), node("e"), node("f").Unschedulable(true)),
+		bound: pods(bound("low", "a").Priority(0).Req(cpu("1500m")), bound("mid", "c").Priority(0).Req(cpu("500m"))),
 	}
 	cases := []*v1.Pod{
 		pod("fits-1").Label("app", "fits").Req(cpu("100m")).Obj(),
 		pod("fits-2").Label("app", "fits").Req(cpu("100m")).Obj(),
-		pod("preempts").Priority(100).Req(cpu("1")).Obj(),
+		pod("preempts").Priority(100).Req(cpu("1900m")).Obj(),
 		pod("never").Req(cpu("64")).Obj(),
+		pod("no-claim").PVC("missing").Obj(),
+		pod("named").NodeAffinityIn("metadata.name", []string{"c", "d"}, st.NodeSelectorTypeMatchFields).Obj(),
+		pod("named-none").NodeAffinityIn("metadata.name", []string{"b", "f"}, st.NodeSelectorTypeMatchFields).Obj(),
+		pod("nominated").Req(cpu("100m")).NominatedNodeName("e").Obj(),
 	}
 	omitting := c.evaluator(t)
 	omitting.omitNodes = true
@@ -74,5 +89,47 @@ func TestOmitNodesKeepsThePodLevelVerdict(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: pod-level verdict differs (-full +omitted):\n%s", p.Name, diff)
 		}
+	}
+}
+
+// The same on a generated cluster of 300 nodes and its pending pods: every
+// pod's verdict with OmitNodes is the full one without Nodes.
+func TestOmitNodesKeepsTheVerdictsOfAGeneratedCluster(t *testing.T) {
+	path := loadtest.GenCluster(t, t.TempDir(), 300, 6000)
+	cl, err := load.ReadFiles(load.FileOptions{Filenames: []string{path}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Build(cl, cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := cache.NewEmptySnapshot()
+	if err := m.Cache.UpdateSnapshot(snap); err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Snapshot: snap, Pending: m.Pending, Objects: cl.Objects}
+	full, err := New(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer full.Close()
+	in.OmitNodes = true
+	omitting, err := New(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer omitting.Close()
+	results := map[Result]int{}
+	for _, p := range m.Pending {
+		want, got := evaluate(t, full, p), evaluate(t, omitting, p)
+		want.Nodes = nil
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s/%s: pod-level verdict differs (-full +omitted):\n%s", p.Namespace, p.Name, diff)
+		}
+		results[want.Result]++
+	}
+	if results[Scheduled] == 0 || results[Unschedulable] == 0 {
+		t.Fatalf("verdicts %v: the cluster shows both kinds of pod, or the test shows nothing", results)
 	}
 }

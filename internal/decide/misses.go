@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -59,8 +60,10 @@ type Shortfall struct {
 // unschedulable pod the nodes nearest to taking it. It changes neither the
 // verdict's outcome nor the cycle's state.
 func (c *cycle) explain(ctx context.Context) error {
-	c.v.RejectedBy = rejectedBy(c.v.Nodes)
-	c.v.TopNodes = topNodes(c.v.Nodes, topScored)
+	if !c.countOnly { // else counted as the nodes were taken and scored
+		c.v.RejectedBy = rejectedBy(c.v.Nodes)
+		c.v.TopNodes = topNodes(c.v.Nodes, topScored)
+	}
 	if c.v.Result != Unschedulable || c.e.nearMisses == 0 || c.diag.PreFilterMsg != "" {
 		return nil
 	}
@@ -88,13 +91,19 @@ func rejectedBy(nodes []NodeResult) map[string]int {
 		if out == nil {
 			out = map[string]int{}
 		}
-		key := n.Plugin
-		if key == "" {
-			key = n.Filter()
-		}
-		out[key]++
+		out[rejectedKey(n.Plugin, n.Reasons)]++
 	}
 	return out
+}
+
+// rejectedKey is the RejectedBy key of a node rejected by plugin with
+// reasons: the plugin, else (a PreFilter's node subset left it out) the
+// reasons.
+func rejectedKey(plugin string, reasons []string) string {
+	if plugin == "" {
+		return strings.Join(reasons, ", ")
+	}
+	return plugin
 }
 
 // topNodes are the n scored nodes with the highest totals, in the order
@@ -102,25 +111,10 @@ func rejectedBy(nodes []NodeResult) map[string]int {
 // first); nil when nothing was scored. It keeps n indices as it goes
 // rather than sorting the hundreds of scored nodes of a large cluster.
 func topNodes(nodes []NodeResult, n int) []NodeResult {
-	top := make([]int, 0, n+1)
-	for i := range nodes {
+	top := topIndices(len(nodes), n, func(i int) (int64, bool) {
 		r := &nodes[i]
-		if !r.Feasible || len(r.Scores) == 0 {
-			continue
-		}
-		// Insert after every kept node with a total at least as high.
-		at := len(top)
-		for at > 0 && nodes[top[at-1]].Total < r.Total {
-			at--
-		}
-		if at >= n {
-			continue
-		}
-		top = slices.Insert(top, at, i)
-		if len(top) > n {
-			top = top[:n]
-		}
-	}
+		return r.Total, r.Feasible && len(r.Scores) > 0
+	})
 	if len(top) == 0 {
 		return nil
 	}
@@ -129,6 +123,33 @@ func topNodes(nodes []NodeResult, n int) []NodeResult {
 		out[k] = nodes[i]
 	}
 	return out
+}
+
+// topIndices are the indices, among count candidates in order, of the n
+// highest totals (equal totals in order); total says whether a candidate
+// counts and its total.
+func topIndices(count, n int, total func(i int) (int64, bool)) []int {
+	top := make([]int, 0, n+1)
+	totals := make([]int64, 0, n+1)
+	for i := range count {
+		t, ok := total(i)
+		if !ok {
+			continue
+		}
+		// Insert after every kept node with a total at least as high.
+		at := len(top)
+		for at > 0 && totals[at-1] < t {
+			at--
+		}
+		if at >= n {
+			continue
+		}
+		top, totals = slices.Insert(top, at, i), slices.Insert(totals, at, t)
+		if len(top) > n {
+			top, totals = top[:n], totals[:n]
+		}
+	}
+	return top
 }
 
 // nearMisses runs every Filter plugin on every node for the pod, with the

@@ -3,6 +3,8 @@ package decide
 import (
 	"context"
 	"fmt"
+
+	fwk "k8s.io/kube-scheduler/framework"
 )
 
 // score runs PreScore and Score over the feasible nodes and chooses the
@@ -20,6 +22,10 @@ func (c *cycle) score(ctx context.Context) error {
 	if !s.IsSuccess() {
 		return s.AsError()
 	}
+	if c.countOnly {
+		c.keepTop(scores)
+		return nil
+	}
 	byName := make(map[string]int, len(c.v.Nodes))
 	for i, n := range c.v.Nodes {
 		byName[n.Name] = i
@@ -31,11 +37,7 @@ func (c *cycle) score(ctx context.Context) error {
 			return fmt.Errorf("scored node %q was not filtered", ns.Name)
 		}
 		nr := &c.v.Nodes[j]
-		nr.Scores = make([]PluginScore, 0, len(ns.Scores))
-		for _, ps := range ns.Scores {
-			nr.Scores = append(nr.Scores, PluginScore{Plugin: ps.Name, Score: ps.Score})
-		}
-		nr.Total = ns.TotalScore
+		nr.Scores, nr.Total = pluginScores(&ns), ns.TotalScore
 		if best < 0 || ns.TotalScore > scores[best].TotalScore {
 			best = i
 		}
@@ -43,4 +45,28 @@ func (c *cycle) score(ctx context.Context) error {
 	c.v.Result, c.v.Node = Scheduled, scores[best].Name
 	c.batch.store(c, scores[best].Name, c.v.Nodes)
 	return nil
+}
+
+// keepTop chooses the node as score does and keeps only the topScored
+// nodes' results (TopNodes): scores are in scan order, as the feasible
+// nodes among the per-node results are, so the ranking is topNodes'.
+func (c *cycle) keepTop(scores []fwk.NodePluginScores) {
+	top := topIndices(len(scores), topScored, func(i int) (int64, bool) { return scores[i].TotalScore, true })
+	for _, i := range top {
+		ns := &scores[i]
+		c.v.TopNodes = append(c.v.TopNodes, NodeResult{Name: ns.Name, Feasible: true, Scores: pluginScores(ns), Total: ns.TotalScore})
+	}
+	if len(top) > 0 {
+		c.v.Result, c.v.Node = Scheduled, scores[top[0]].Name
+		c.batch.store(c, c.v.Node, nil)
+	}
+}
+
+// pluginScores are one node's weighted scores in profile order.
+func pluginScores(ns *fwk.NodePluginScores) []PluginScore {
+	out := make([]PluginScore, 0, len(ns.Scores))
+	for _, ps := range ns.Scores {
+		out = append(out, PluginScore{Plugin: ps.Name, Score: ps.Score})
+	}
+	return out
 }
