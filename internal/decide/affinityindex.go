@@ -18,6 +18,10 @@ type termNamespaces struct {
 	any   bool
 }
 
+func (t termNamespaces) equal(o termNamespaces) bool {
+	return t.any == o.any && slices.Equal(t.names, o.names)
+}
+
 func (t termNamespaces) has(ns string) bool {
 	return t.any || slices.Contains(t.names, ns)
 }

@@ -56,11 +56,14 @@ type affinityView struct {
 	index   *namespaceIndex
 	indexOf []fwk.NodeInfo
 	indexed int
-	// lists of each podKind built for pod at the lister's refresh count.
-	built   *v1.Pod
-	builtAt int64
-	lists   [3][]fwk.NodeInfo
-	done    [3]bool
+	// lists of each podKind built at the lister's refresh count for pods
+	// of namespace builtNS whose terms name builtOwn: what prune reads of
+	// a pod, so the pods of one namespace and terms share them.
+	builtNS  string
+	builtOwn termNamespaces
+	builtAt  int64
+	lists    [3][]fwk.NodeInfo
+	done     [3]bool
 }
 
 var (
@@ -117,12 +120,14 @@ func (v *affinityView) HavePodsWithRequiredAntiAffinityList() ([]fwk.NodeInfo, e
 	return v.nodes(podsWithAntiAffinity), nil
 }
 
-// nodes returns the pruned list of kind, built once per focused pod and
-// state: lists built for another pod or before a refresh are dropped, and
-// the namespace index is brought up to date.
+// nodes returns the pruned list of kind, built once per namespace and
+// terms of the focused pod and state: lists built for pods another
+// namespace or other terms, or before a refresh, are dropped, and the
+// namespace index is brought up to date.
 func (v *affinityView) nodes(kind podKind) []fwk.NodeInfo {
-	if v.built != v.pod || v.builtAt != v.full.refreshes {
-		v.built, v.builtAt = v.pod, v.full.refreshes
+	own := namespacesOf(v.pod)
+	if v.builtNS != v.pod.Namespace || !own.equal(v.builtOwn) || v.builtAt != v.full.refreshes || v.index == nil {
+		v.builtNS, v.builtOwn, v.builtAt = v.pod.Namespace, own, v.full.refreshes
 		v.lists, v.done = [3][]fwk.NodeInfo{}, [3]bool{}
 		v.updateIndex()
 	}
@@ -146,14 +151,14 @@ func (v *affinityView) updateIndex() {
 }
 
 // prune returns, in the lister's order, the nodes that hold a pod of kind
-// that matters to the focused pod: a pod its terms (own) can match, or
-// whose terms can match it. A node that keeps all its pods of kind is
+// that matters to a pod of namespace builtNS whose terms name builtOwn: a
+// pod those terms can match, or whose terms can match a pod there. A node that keeps all its pods of kind is
 // itself; the others are prunedNodes.
 func (v *affinityView) prune(kind podKind) []fwk.NodeInfo {
-	own := namespacesOf(v.pod)
-	keep := func(e *podEntry) bool { return own.has(e.namespace) || e.terms.has(v.pod.Namespace) }
+	own, ns := v.builtOwn, v.builtNS
+	keep := func(e *podEntry) bool { return own.has(e.namespace) || e.terms.has(ns) }
 	var out []fwk.NodeInfo
-	for _, i := range v.index.candidates(own, v.pod.Namespace) {
+	for _, i := range v.index.candidates(own, ns) {
 		entries := &v.index.nodes[i].entries
 		if len(entries[kind]) == 0 {
 			continue

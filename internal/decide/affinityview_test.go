@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -45,9 +46,13 @@ func TestAffinityViewKeepsVerdicts(t *testing.T) {
 			}
 			pruned := 0
 			for _, p := range incoming[16:] {
-				want, got := evaluate(t, upstream.e, p), evaluate(t, withView.e, p)
-				if diff := cmp.Diff(want, got); diff != "" {
-					t.Fatalf("Evaluate(%s) differs (-full lister +view):\n%s", p.Name, diff)
+				// Each pod then its twin: another app and size, the same
+				// namespace and terms, so the view's lists are reused.
+				for _, p := range []*v1.Pod{p, twin(p)} {
+					want, got := evaluate(t, upstream.e, p), evaluate(t, withView.e, p)
+					if diff := cmp.Diff(want, got); diff != "" {
+						t.Fatalf("Evaluate(%s) differs (-full lister +view):\n%s", p.Name, diff)
+					}
 				}
 				pruned += leftOut(withView.e, p)
 			}
@@ -105,6 +110,16 @@ func leftOut(e *Evaluator, pod *v1.Pod) int {
 	}
 	view, _ := e.affinity.List()
 	return count(e.lister.list) - count(view)
+}
+
+// twin is p with another name, app label and cpu request: a pod the view
+// prunes the same lists for.
+func twin(p *v1.Pod) *v1.Pod {
+	out := p.DeepCopy()
+	out.Name, out.UID = p.Name+"-twin", p.UID+"-twin"
+	out.Labels = map[string]string{"app": "twin"}
+	out.Spec.Containers[0].Resources.Requests[v1.ResourceCPU] = resource.MustParse("50m")
+	return out
 }
 
 // affinityGen makes random clusters for the view's property test.
