@@ -213,3 +213,22 @@ func TestAffinityViewWarmup(t *testing.T) {
 		}
 	}
 }
+
+// A caller that announces more cycles than the warmup (why -A, report)
+// gets a view that prunes from the first pod; one that announces none, or
+// few, the warmup.
+func TestAffinityViewWarmupFollowsAnnouncedCycles(t *testing.T) {
+	snap := cache.NewEmptySnapshot()
+	for _, tc := range []struct{ cycles, warmup int }{
+		{0, affinityViewWarmup}, {affinityViewWarmup, affinityViewWarmup}, {affinityViewWarmup + 1, 0},
+	} {
+		e, err := New(context.Background(), Input{Snapshot: snap, Cycles: tc.cycles})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.affinity.warmup != tc.warmup {
+			t.Errorf("Cycles %d: warmup %d, want %d", tc.cycles, e.affinity.warmup, tc.warmup)
+		}
+		e.Close()
+	}
+}

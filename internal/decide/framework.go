@@ -64,6 +64,11 @@ type Input struct {
 	// run: it filters every node again), a negative number every rejected
 	// node.
 	NearMisses int
+	// Cycles is how many cycles the caller will run, when it knows (why -A
+	// and report: one per pending pod); 0 means unknown. From more than
+	// the affinity view's warmup on, the view prunes from the first pod:
+	// the warmup saves indexing the pods on short runs only.
+	Cycles int
 	// EvaluateEach makes Evaluate run every pod's cycle, never reusing the
 	// verdict of an identical pod (classKey): for checking that reuse.
 	EvaluateEach bool
@@ -206,6 +211,9 @@ func (e *Evaluator) build(ctx context.Context, in Input, par int) error {
 	registry[e.victims.pluginName()] = e.victims.factory(plfeature.NewSchedulerFeaturesFromGates(utilfeature.DefaultFeatureGate))
 	if !in.withoutAffinityView {
 		e.affinity = newAffinityView(e.lister)
+		if in.Cycles > e.affinity.warmup {
+			e.affinity.warmup = 0
+		}
 		withAffinityView(registry, e.affinity)
 	}
 	for i := range e.cfg.cfg.Profiles {

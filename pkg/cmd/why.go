@@ -275,7 +275,7 @@ func (o *WhyOptions) evaluateWith(ctx context.Context, m *model.Model, objects [
 		fmt.Fprintln(o.ErrOut, "warning: the configuration names scheduler extenders, which are not called: their filters and scores are missing")
 	}
 	warnMissing(o.ErrOut, targets, objects)
-	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: omitNodes, NearMisses: nearMisses, EvaluateEach: o.evaluateEach})
+	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: omitNodes, NearMisses: nearMisses, EvaluateEach: o.evaluateEach, Cycles: len(targets)})
 	if err != nil {
 		return nil, err
 	}
