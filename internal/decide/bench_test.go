@@ -18,8 +18,11 @@ import (
 //   - New: building the Evaluator (frameworks, informers, and our
 //     NodeInfos converted for the framework), once per command;
 //   - OnePod: one pending pod's scheduling cycle ("why POD");
-//   - AllPending: every pending pod's cycle ("why -A"), reported per pod,
-//     with the number of distinct cycles run (identical pods share one).
+//   - AllPending: every pending pod's cycle, keeping every node's result
+//     ("why -A -o wide"), reported per pod, with the number of distinct
+//     cycles run (identical pods share one);
+//   - AllPendingOmitNodes: the same as "why -A" and report run them:
+//     without per-node results, the cycles announced (Input.Cycles).
 //
 // Targets (2 cores): OnePod ≤ 50 ms, AllPending ≤ 30 ms per pod.
 func BenchmarkWhy5kNodes150kPods(b *testing.B) {
@@ -72,6 +75,22 @@ func BenchmarkWhy5kNodes150kPods(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(m.Pending)), "ms/pod")
 		b.ReportMetric(float64(len(e.memo)), "cycles")
+	})
+	in.OmitNodes, in.Cycles = true, len(m.Pending)
+	omitting, err := New(ctx, in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer omitting.Close()
+	b.Run("AllPendingOmitNodes", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			clear(omitting.memo)
+			for _, p := range m.Pending {
+				evaluateOrFail(b, omitting, p)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N*len(m.Pending)), "ms/pod")
 	})
 }
 
