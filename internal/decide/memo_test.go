@@ -7,11 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
-
-	"github.com/schedcache/kubectl-schedcache/internal/load"
-	"github.com/schedcache/kubectl-schedcache/internal/load/loadtest"
-	"github.com/schedcache/kubectl-schedcache/internal/model"
-	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
 // Replicas of one template share a cycle; each verdict equals what a fresh
@@ -95,19 +90,7 @@ func TestOmitNodesKeepsThePodLevelVerdict(t *testing.T) {
 // The same on a generated cluster of 300 nodes and its pending pods: every
 // pod's verdict with OmitNodes is the full one without Nodes.
 func TestOmitNodesKeepsTheVerdictsOfAGeneratedCluster(t *testing.T) {
-	path := loadtest.GenCluster(t, t.TempDir(), 300, 6000)
-	cl, err := load.ReadFiles(load.FileOptions{Filenames: []string{path}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Build(cl, cache.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap := cache.NewEmptySnapshot()
-	if err := m.Cache.UpdateSnapshot(snap); err != nil {
-		t.Fatal(err)
-	}
+	cl, m, snap := generated(t, 300, 6000)
 	in := Input{Snapshot: snap, Pending: m.Pending, Objects: cl.Objects}
 	full, err := New(context.Background(), in)
 	if err != nil {
