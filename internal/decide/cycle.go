@@ -55,6 +55,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, pod *v1.Pod) (*Verdict, error)
 	if err == nil {
 		err = c.explain(ctx)
 	}
+	if ierr := interrupted(ctx); ierr != nil { // whatever else went wrong
+		err = ierr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +92,23 @@ func (e *Evaluator) FilterAll(ctx context.Context, pod *v1.Pod) (*Verdict, error
 		state: framework.NewCycleState(),
 		diag:  framework.Diagnosis{NodeToStatus: framework.NewDefaultNodeToStatus()},
 	}
-	return c.filterOnly(ctx)
+	v, err := c.filterOnly(ctx)
+	if ierr := interrupted(ctx); ierr != nil {
+		return nil, ierr
+	}
+	return v, err
+}
+
+// interrupted is ctx's error once it is done. A cycle checks it last, and
+// it wins over any other error: the framework's parallel steps skip the
+// nodes left once the context is done (a skipped Filter reads as a pass, a
+// skipped Score is missing), so a cycle interrupted midway has a verdict,
+// or an error, that is not the scheduler's, and is dropped.
+func interrupted(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("scheduling cycle interrupted: %w", context.Cause(ctx))
+	}
+	return nil
 }
 
 func (c *cycle) filterOnly(ctx context.Context) (*Verdict, error) {

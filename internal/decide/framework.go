@@ -230,6 +230,9 @@ func (e *Evaluator) build(ctx context.Context, in Input, par int) error {
 	factory.Start(ctx.Done())
 	for typ, ok := range factory.WaitForCacheSync(ctx.Done()) {
 		if !ok {
+			if ctx.Err() != nil { // interrupted, not an informer's fault
+				return fmt.Errorf("informer for %v did not sync: %w", typ, context.Cause(ctx))
+			}
 			return fmt.Errorf("informer for %v did not sync", typ)
 		}
 	}

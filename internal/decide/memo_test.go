@@ -2,6 +2,7 @@ package decide
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -114,5 +115,33 @@ func TestOmitNodesKeepsTheVerdictsOfAGeneratedCluster(t *testing.T) {
 	}
 	if results[Scheduled] == 0 || results[Unschedulable] == 0 {
 		t.Fatalf("verdicts %v: the cluster shows both kinds of pod, or the test shows nothing", results)
+	}
+}
+
+// A cycle run under a done context (Ctrl-C) fails with its error, in every
+// entry point, and leaves no verdict to reuse: the framework skips the
+// parallel work left once the context is done, so such a verdict would not
+// be the scheduler's.
+func TestCyclesStopWhenTheContextIsDone(t *testing.T) {
+	c := cluster{nodes: nodes(node("a"), node("b"))}
+	e := c.evaluator(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := pod("web").Req(cpu("100m")).Obj()
+	entries := map[string]func() (*Verdict, error){
+		"Evaluate":  func() (*Verdict, error) { return e.Evaluate(ctx, p) },
+		"FilterAll": func() (*Verdict, error) { return e.FilterAll(ctx, p) },
+		"Schedule":  func() (*Verdict, error) { return e.Schedule(ctx, p) },
+	}
+	for name, run := range entries {
+		if _, err := run(); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s under a cancelled context: %v, want context.Canceled", name, err)
+		}
+	}
+	if len(e.memo) != 0 {
+		t.Errorf("%d verdicts remembered from interrupted cycles, want none", len(e.memo))
+	}
+	if v := evaluate(t, e, p); v.Result != Scheduled {
+		t.Errorf("after the interruption, Evaluate = %s, want scheduled", v.Result)
 	}
 }

@@ -39,6 +39,9 @@ func (e *Evaluator) Schedule(ctx context.Context, pod *v1.Pod) (*Verdict, error)
 		c.batch.enabled = true
 	}
 	v, err := c.run(ctx, e.nextStartNodeIndex)
+	if ierr := interrupted(ctx); ierr != nil {
+		return nil, ierr
+	}
 	if err != nil {
 		return v, err
 	}

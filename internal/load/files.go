@@ -1,6 +1,7 @@
 package load
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +27,10 @@ type FileOptions struct {
 	Recursive bool
 	// Stdin is read for the filename "-"; ReadFiles never reads os.Stdin.
 	Stdin io.Reader
+	// Context, when done, stops the reading between two batches of
+	// objects (and a URL's fetch): ReadFiles then returns its error
+	// (context.Canceled for Ctrl-C). Nil means context.Background().
+	Context context.Context
 	// Objects keeps the objects of SchedulingKinds in Cluster.Objects; by
 	// default they are skipped like any other kind.
 	Objects bool
@@ -128,7 +133,10 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 	for _, gk := range opts.ExtraKinds {
 		extra[gk] = true
 	}
-	r := &reader{limits: opts.Limits, objects: opts.Objects, extra: extra, decode: opts.decode, c: newCollector(opts.Objects, extra)}
+	r := &reader{ctx: opts.Context, limits: opts.Limits, objects: opts.Objects, extra: extra, decode: opts.decode, c: newCollector(opts.Objects, extra)}
+	if r.ctx == nil {
+		r.ctx = context.Background()
+	}
 	compact(r, opts)
 	r.c.namespace = opts.Namespace
 	r.c.feed.sink = opts.Sink
@@ -205,7 +213,7 @@ func singleFileSize(names []string) int64 {
 
 // read reads one source.
 func (r *reader) read(src *source) error {
-	in, err := src.open()
+	in, err := src.open(r.ctx)
 	if err != nil {
 		if !src.expanded || !errors.Is(err, errNotRegular) {
 			if errors.Is(err, errNotRegular) {

@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -403,4 +404,18 @@ func decodeStored(t *testing.T, file string) ([]*corev1.Node, []*corev1.Pod) {
 		}
 	}
 	return nodes, pods
+}
+
+// Ctrl-C (a done FileOptions.Context) stops the reading: ReadFiles returns
+// the context's error, whatever was read.
+func TestReadFilesStopsWhenTheContextIsDone(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := ReadFiles(FileOptions{Context: ctx, Filenames: []string{"testdata/handwritten.yaml"}}, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("ReadFiles with a cancelled context: %v, want context.Canceled", err)
+	}
+	if _, err := ReadFiles(FileOptions{Filenames: []string{"testdata/handwritten.yaml"}}, nil); err != nil {
+		t.Fatalf("ReadFiles without a context: %v", err)
+	}
 }

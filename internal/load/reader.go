@@ -7,6 +7,7 @@ package load
 // objects kept plus a few megabytes of text, whatever the size of the input.
 
 import (
+	"context"
 	"io"
 
 	kruntime "k8s.io/apimachinery/pkg/runtime"
@@ -35,6 +36,8 @@ type piece struct {
 
 // reader reads sources into a collector.
 type reader struct {
+	// ctx, when done, stops the reading (FileOptions.Context).
+	ctx     context.Context
 	limits  Limits
 	objects bool // decode the scheduling kinds too
 	// extra kinds are decoded and kept as well.
@@ -117,6 +120,10 @@ func (r *reader) readSource(src *source, in io.Reader) error {
 	for b := range decoded {
 		if err != nil || src.skipped {
 			continue // drain: the cutter stops at its next piece
+		}
+		if err = r.ctx.Err(); err != nil {
+			close(stop)
+			continue
 		}
 		for i := range b.pieces {
 			if err = r.c.add(src, &b.pieces[i], r); err != nil || src.skipped {

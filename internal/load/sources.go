@@ -7,6 +7,7 @@ package load
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -28,7 +29,7 @@ type source struct {
 	// named. Such a file that holds no Kubernetes objects is skipped with a
 	// warning; a named one is an error.
 	expanded bool
-	open     func() (io.ReadCloser, error)
+	open     func(ctx context.Context) (io.ReadCloser, error)
 
 	started bool // a piece of it was added
 	skipped bool // it was found to hold no Kubernetes objects
@@ -52,9 +53,9 @@ func expand(name string, recursive bool, stdin io.Reader) (sources []*source, no
 		if stdin == nil {
 			return nil, "", errors.New(`cannot read "-": no standard input`)
 		}
-		return []*source{{name: StdinSource, open: func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }}}, "", nil
+		return []*source{{name: StdinSource, open: func(context.Context) (io.ReadCloser, error) { return io.NopCloser(stdin), nil }}}, "", nil
 	case strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://"):
-		return []*source{{name: name, open: func() (io.ReadCloser, error) { return fetch(name) }}}, "", nil
+		return []*source{{name: name, open: func(ctx context.Context) (io.ReadCloser, error) { return fetch(ctx, name) }}}, "", nil
 	}
 	paths, globbed := []string{name}, false
 	if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
@@ -97,7 +98,7 @@ func expand(name string, recursive bool, stdin io.Reader) (sources []*source, no
 }
 
 func fileSource(path string, expanded bool) *source {
-	return &source{name: path, expanded: expanded, open: func() (io.ReadCloser, error) { return openFile(path) }}
+	return &source{name: path, expanded: expanded, open: func(context.Context) (io.ReadCloser, error) { return openFile(path) }}
 }
 
 // manifestBelow returns a file in a subdirectory of dir that has a manifest
@@ -144,21 +145,32 @@ func mentionsKind(path string) bool {
 	return bytes.Contains(head, []byte(`"kind"`)) || bytes.Contains(head, []byte("\nkind:")) || bytes.HasPrefix(head, []byte("kind:"))
 }
 
-// fetch gets url's body, with cli-runtime's retries.
-func fetch(url string) (io.ReadCloser, error) {
-	return fetchWithin(url, DefaultHeaderTimeout)
+// fetch gets url's body, with cli-runtime's retries, until ctx is done.
+func fetch(ctx context.Context, url string) (io.ReadCloser, error) {
+	return fetchWithin(ctx, url, DefaultHeaderTimeout)
 }
 
 // fetchWithin is fetch with the given response-header timeout.
-func fetchWithin(url string, urlHeaderTimeout time.Duration) (io.ReadCloser, error) {
+func fetchWithin(ctx context.Context, url string, urlHeaderTimeout time.Duration) (io.ReadCloser, error) {
 	client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, ResponseHeaderTimeout: urlHeaderTimeout}}
 	var err error
 	for attempt := range urlAttempts {
 		if attempt > 0 {
-			time.Sleep(urlRetryDelay)
+			select {
+			case <-time.After(urlRetryDelay):
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		req, rerr := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if rerr != nil {
+			return nil, rerr
 		}
 		var resp *http.Response
-		resp, err = client.Get(url)
+		resp, err = client.Do(req)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err != nil {
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() {

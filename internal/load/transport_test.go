@@ -125,7 +125,7 @@ func TestUnauthorizedOverHTTP(t *testing.T) {
 func TestSilentURL(t *testing.T) {
 	srv := fakeapi.NewSilent(t)
 	url := srv.URL + "/cluster.yaml"
-	_, err := fetchWithin(url, 200*time.Millisecond)
+	_, err := fetchWithin(context.Background(), url, 200*time.Millisecond)
 	want := `unable to read URL "` + url + `": the server accepted the connection but sent no answer within 200ms`
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)

@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -65,6 +66,18 @@ type Options struct {
 	CleanupPeriod time.Duration
 	// Until is the length of the timeline; 0 means AutoUntil.
 	Until time.Duration
+	// Context, once done, stops the run at its next placement, which
+	// fails with the context's error (context.Canceled for Ctrl-C); nil
+	// means context.Background().
+	Context context.Context
+}
+
+// context is Options.Context, or context.Background() when nil.
+func (o Options) context() context.Context {
+	if o.Context == nil {
+		return context.Background()
+	}
+	return o.Context
 }
 
 // Validate checks the option values.

@@ -1,7 +1,6 @@
 package simulate
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -72,7 +71,7 @@ func (s *Simulator) buildPlacement() (*placement, error) {
 	if err := s.model.Cache.UpdateSnapshot(p.snap); err != nil {
 		return nil, err
 	}
-	e, err := decide.New(context.Background(), decide.Input{
+	e, err := decide.New(s.opts.context(), decide.Input{
 		Snapshot: p.snap, Pending: s.model.Pending, Objects: s.objects, Config: s.opts.SchedulerConfig,
 	})
 	if err != nil {
@@ -95,7 +94,7 @@ func (s *Simulator) place(pod *v1.Pod) (*decide.Verdict, error) {
 	}
 	p.eval.Refresh(p.snap)
 	p.eval.SetPending(s.queued(p, pod))
-	return p.eval.Schedule(context.Background(), pod)
+	return p.eval.Schedule(s.opts.context(), pod)
 }
 
 // queued lists the pods the scheduler's queue would hold now: the input's

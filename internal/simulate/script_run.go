@@ -33,9 +33,15 @@ func (s *Simulator) RunScript(steps []script.Step, pods []*v1.Pod) (*v1alpha1.Si
 	}
 	for i, st := range steps {
 		s.step = i + 1
+		if err := s.opts.context().Err(); err != nil { // Ctrl-C: no partial result
+			return nil, err
+		}
 		if err := s.runStep(st); err != nil {
 			return nil, &script.Error{Step: s.step, Op: st.Op, Err: err}
 		}
+	}
+	if err := s.opts.context().Err(); err != nil { // the last placement was cut short
+		return nil, err
 	}
 	return s.result(true), nil
 }

@@ -33,6 +33,9 @@ func (s *Simulator) Run(pods []*v1.Pod) (*v1alpha1.Simulation, error) {
 	}
 	var assumed []*tracked
 	for _, p := range pods {
+		if err := s.opts.context().Err(); err != nil { // Ctrl-C: no partial result
+			return nil, err
+		}
 		t, err := s.register(p)
 		if err != nil {
 			return nil, err
@@ -61,6 +64,9 @@ func (s *Simulator) Run(pods []*v1.Pod) (*v1alpha1.Simulation, error) {
 		s.cleanup(false)
 	}
 	s.setTime(until)
+	if err := s.opts.context().Err(); err != nil { // the last placement was cut short
+		return nil, err
+	}
 	return s.result(false), nil
 }
 

@@ -1,7 +1,9 @@
 package simulate
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/schedcache/kubectl-schedcache/internal/simulate/script"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
@@ -343,5 +346,25 @@ func TestPlacementTie(t *testing.T) {
 	}
 	if !cmp.Equal(e.TiedNodes, []string{"n2", "n3"}) {
 		t.Errorf("tiedNodes %v, want [n2 n3]", e.TiedNodes)
+	}
+}
+
+// Ctrl-C (a done Options.Context) ends a run with the context's error and
+// no result, timeline and script alike: a placement cut short would read
+// as a pod never assumed.
+func TestRunStopsWhenTheContextIsDone(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c := cluster([]*v1.Node{node("n1", "", "2", "4Gi", "10")}, pod("ns", "p", "", "500m", "1Gi"))
+	s := newSim(t, c, Options{Context: ctx})
+	if res, err := s.Run(s.Model().Pending); !errors.Is(err, context.Canceled) || res != nil {
+		t.Errorf("Run under a cancelled context: %v (result %v), want context.Canceled and none", err, res != nil)
+	}
+	steps, err := script.Parse([]byte("- {op: advance, duration: 1s}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := newSim(t, scriptCluster(), Options{Context: ctx}).RunScript(steps, nil); !errors.Is(err, context.Canceled) || res != nil {
+		t.Errorf("RunScript under a cancelled context: %v (result %v), want context.Canceled and none", err, res != nil)
 	}
 }

@@ -19,6 +19,8 @@ type runner interface {
 
 // runCommand runs o's Complete, Validate and Run. A Complete or Validate
 // failure is a usage error (exit 2): both only read flags and arguments.
+// Once the command's context is done (Ctrl-C), Run's outcome is the
+// interruption, whatever Run returned: what it printed may be cut short.
 func runCommand(o runner, f genericclioptions.RESTClientGetter, cmd *cobra.Command, args []string) error {
 	if err := o.Complete(f, cmd, args); err != nil {
 		return usageError(err)
@@ -26,7 +28,11 @@ func runCommand(o runner, f genericclioptions.RESTClientGetter, cmd *cobra.Comma
 	if err := o.Validate(); err != nil {
 		return usageError(err)
 	}
-	return o.Run()
+	err := o.Run()
+	if ctx := cmd.Context(); ctx != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
 }
 
 // newDataCommand completes cmd as a data command: no positional arguments

@@ -203,6 +203,7 @@ func (f *InputFlags) Load(ctx context.Context, streams genericiooptions.IOStream
 func (f *InputFlags) load(ctx context.Context, streams genericiooptions.IOStreams, sink load.Sink) (*load.Cluster, error) {
 	if len(f.Filenames) > 0 {
 		opts := load.FileOptions{
+			Context:   ctx,
 			Filenames: f.Filenames, Recursive: f.Recursive, Stdin: streams.In, Objects: f.Objects, Limits: f.limits, Sink: sink,
 			KeepEmptyDir: f.KeepEmptyDir, Namespace: f.PodNamespace(), Plain: os.Getenv(PlainReadEnv) != "",
 		}

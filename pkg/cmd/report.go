@@ -133,6 +133,9 @@ func (o *ReportOptions) Run() error {
 		return err
 	}
 	in.Warnings = said.lines()
+	if err := ctx.Err(); err != nil { // Ctrl-C: no page, even a complete one
+		return err
+	}
 	return o.write(in)
 }
 
@@ -194,6 +197,9 @@ func (o *ReportOptions) decidePending(ctx context.Context, streams genericioopti
 	}
 	defer e.Close()
 	for _, p := range m.Pending {
+		if err := ctx.Err(); err != nil { // a reused verdict runs no cycle to notice
+			return err
+		}
 		v, err := e.Evaluate(ctx, p)
 		if err != nil {
 			return fmt.Errorf("pod %s: %w", oneLine(p.Namespace+"/"+p.Name), err)

@@ -334,7 +334,7 @@ func (o *SimulateOptions) simOptions(ttl simulate.TTLChoice, p *cache.Profile, c
 	return simulate.Options{
 		TTL: ttl, Profile: p, Bind: o.bind, BindFor: o.bindFor, Node: o.Node,
 		BindLatency: o.BindLatency, CleanupPeriod: o.CleanupPeriod, Until: o.Until,
-		SchedulerConfig: cfg,
+		SchedulerConfig: cfg, Context: o.context(),
 	}
 }
 

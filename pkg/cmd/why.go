@@ -282,6 +282,9 @@ func (o *WhyOptions) evaluateWith(ctx context.Context, m *model.Model, objects [
 	defer e.Close()
 	out := make([]*decide.Verdict, 0, len(targets))
 	for _, p := range targets {
+		if err := ctx.Err(); err != nil { // a reused verdict runs no cycle to notice
+			return nil, err
+		}
 		v, err := e.Evaluate(ctx, p)
 		if err != nil {
 			return nil, fmt.Errorf("pod %s: %w", oneLine(p.Namespace+"/"+p.Name), err)
