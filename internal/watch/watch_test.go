@@ -434,6 +434,16 @@ func TestCancel(t *testing.T) {
 	// nothing, which is not what this test is about.
 	out.waitFor(t, "initial\n")
 	cancel()
+	waitCanceled(t, done)
+	if out.String() != "initial\n" {
+		t.Errorf("output %q", out.String())
+	}
+}
+
+// waitCanceled waits for Run (started by start) to return after a
+// cancellation, and checks that it returned context.Canceled.
+func waitCanceled(t *testing.T, done chan error) {
+	t.Helper()
 	select {
 	case err := <-done:
 		if !errors.Is(err, context.Canceled) {
@@ -442,9 +452,6 @@ func TestCancel(t *testing.T) {
 		done <- err // for the cleanup
 	case <-time.After(deadline):
 		t.Fatal("Run did not return")
-	}
-	if out.String() != "initial\n" {
-		t.Errorf("output %q", out.String())
 	}
 }
 
@@ -471,13 +478,5 @@ func TestCancelDuringOutage(t *testing.T) {
 	mu.Unlock()
 	notes.waitFor(t, "retrying with backoff")
 	cancel()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("Run returned %v", err)
-		}
-		done <- err // for the cleanup
-	case <-time.After(deadline):
-		t.Fatal("Run did not return")
-	}
+	waitCanceled(t, done)
 }
