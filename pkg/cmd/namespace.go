@@ -6,8 +6,10 @@ import (
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
@@ -20,6 +22,19 @@ func noResourcesFound(w io.Writer, ns string) {
 		return
 	}
 	fmt.Fprintln(w, "No resources found")
+}
+
+// noPendingPods says that no pending pod of namespace ns ("": every
+// namespace) matches sel, as kubectl get does, then, for one namespace, how
+// many pending pods of other namespaces match and that -A shows them.
+func noPendingPods(w io.Writer, pending []*v1.Pod, ns string, sel labels.Selector) {
+	noResourcesFound(w, ns)
+	if ns == "" {
+		return
+	}
+	if hint := views.PendingElsewhereHint(pending, ns, sel); hint != "" {
+		fmt.Fprintln(w, "hint: "+hint)
+	}
 }
 
 // warnEmptyNamespace says "No resources found in NS namespace." when -n

@@ -223,16 +223,22 @@ func TestHelpExitCodes(t *testing.T) {
 // TestNoPodsSelected: every command that lists pods says what kubectl get
 // says when a namespace or selector matches none: "No resources found in
 // NS namespace." (all namespaces: "No resources found") on stderr, nothing
-// on stdout, exit 0.
+// on stdout, exit 0. why and simulate --pending then count the matching
+// pending pods of other namespaces and suggest -A (issue 37, 4g): in
+// testdata/simulate/cluster.yaml, 4 in apps and 1 in other (5 in 2
+// namespaces); in fixtures/pending.yaml, 3 in apps (one of them gated, still
+// Pending).
 func TestNoPodsSelected(t *testing.T) {
 	noKubeconfig(t)
 	for _, tc := range []struct {
 		args   []string
 		stderr string
 	}{
-		{[]string{"why", "-f", simCluster, "-n", "empty"}, "No resources found in empty namespace.\n"},
+		{[]string{"why", "-f", simCluster, "-n", "empty"}, "No resources found in empty namespace.\nhint: 5 pods are Pending in 2 other namespaces (apps, other): -A shows them\n"},
+		{[]string{"why", "-f", fixture("pending")}, "No resources found in default namespace.\nhint: 3 pods are Pending in namespace apps: -n apps or -A shows them\n"},
+		{[]string{"why", "-f", simCluster, "-n", "other", "-l", "app=web"}, "No resources found in other namespace.\nhint: 2 pods are Pending in namespace apps: -n apps or -A shows them\n"},
 		{[]string{"why", "-f", fixture("placeholder"), "-A"}, "No resources found\n"},
-		{[]string{"simulate", "-f", simCluster, "--pending", "-n", "empty"}, "No resources found in empty namespace.\n"},
+		{[]string{"simulate", "-f", simCluster, "--pending", "-n", "empty"}, "No resources found in empty namespace.\nhint: 5 pods are Pending in 2 other namespaces (apps, other): -A shows them\n"},
 		{[]string{"simulate", "-f", simCluster, "--pending", "-n", "apps", "-l", "app=nope"}, "No resources found in apps namespace.\n"},
 		{[]string{"simulate", "-f", simCluster, "--pending", "-A", "-l", "app=nope"}, "No resources found\n"},
 	} {

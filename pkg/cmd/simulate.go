@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -413,7 +414,11 @@ func (o *SimulateOptions) Run() error {
 	pods, err := o.podsToSimulate(sim.Model())
 	if errors.Is(err, errNoPendingPods) {
 		// As kubectl get when a namespace or selector matches nothing.
-		noResourcesFound(o.ErrOut, o.pendingNamespace())
+		var pending []*v1.Pod
+		if o.Pending {
+			pending = sim.Model().Pending
+		}
+		noPendingPods(o.ErrOut, pending, o.pendingNamespace(), o.selector)
 		return nil
 	}
 	if err != nil {

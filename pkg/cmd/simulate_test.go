@@ -256,7 +256,7 @@ current-context: ctx
 		t.Errorf("-n apps -A: exit %d, stderr %q", r.code, r.stderr)
 	}
 	noKubeconfig(t)
-	if r := run(t, "", base...); r.code != 0 || r.stderr != "No resources found in default namespace.\n" {
+	if r := run(t, "", base...); r.code != 0 || r.stderr != "No resources found in default namespace.\nhint: 5 pods are Pending in 2 other namespaces (apps, other): -A shows them\n" {
 		t.Errorf("without a context namespace: exit %d, %q", r.code, r.stderr)
 	}
 }

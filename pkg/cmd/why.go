@@ -345,7 +345,7 @@ func (o *WhyOptions) targets(m *model.Model) ([]*v1.Pod, error) {
 			if o.Input.AllNamespaces {
 				ns = ""
 			}
-			noResourcesFound(o.ErrOut, ns)
+			noPendingPods(o.ErrOut, m.Pending, ns, o.selector)
 		}
 		return out, nil
 	}
