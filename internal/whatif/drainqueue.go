@@ -24,9 +24,18 @@ type drainRun struct {
 	refused []*Budget
 	queue   queue
 	seq     int
-	order   int // kubectl's order of the pod being handled
-	rest    []ordered
-	out     *DrainOutcome
+	// objects are the scheduling kinds the evaluator reads.
+	objects []runtime.Object
+	// snap and engine are the scheduler's snapshot and cycle, built on
+	// the first placement and kept from node to node.
+	snap   *cache.Snapshot
+	engine *decide.Evaluator
+	// stuck is the node kubectl drain would wait on for ever (a budget
+	// holds back its pods and there is no --timeout), "" while none.
+	stuck string
+	order int // kubectl's order of the pod being handled
+	rest  []ordered
+	out   *DrainOutcome
 }
 
 // waiter is an evictable pod: its node and its place in kubectl's order.
@@ -121,40 +130,53 @@ func (r *drainRun) release(b *Budget) error {
 }
 
 // blockWaiting reports the pods still waiting for a budget when the queue
-// is empty: kubectl drain would retry their evictions forever.
-func (r *drainRun) blockWaiting() {
-	for _, b := range r.refused {
-		for _, w := range r.waiting[b] {
-			r.rest = append(r.rest, ordered{PodOutcome{Pod: w.pod, From: w.from, Result: DrainBlocked, Budget: b.Key(),
-				Message: b.Refusal()}, w.order})
+// is empty, and forgets them: kubectl drain retries their evictions until
+// --timeout, or for ever. It says whether there were any.
+func (r *drainRun) blockWaiting() bool {
+	msg := func(b *Budget) string { return b.Refusal() }
+	if t := r.in.Timeout; t > 0 {
+		msg = func(b *Budget) string {
+			return fmt.Sprintf("%s; kubectl drain gives up after --timeout %v and goes on with the next node", b.Refusal(), t)
 		}
 	}
+	held := false
+	for _, b := range r.refused {
+		for _, w := range r.waiting[b] {
+			held = true
+			r.rest = append(r.rest, ordered{PodOutcome{Pod: w.pod, From: w.from, Result: DrainBlocked, Budget: b.Key(),
+				Message: msg(b)}, w.order})
+		}
+	}
+	r.refused, r.waiting = nil, map[*Budget][]waiter{}
+	return held
 }
 
 // place runs the queue: each pod's scheduling cycle over the cache as it
 // is now, a placed pod assumed before the next, a placed replacement
 // restoring its budget (and so releasing the pods waiting on it).
-func (r *drainRun) place(ctx context.Context, objects []runtime.Object) error {
+func (r *drainRun) place(ctx context.Context) error {
 	if r.queue.Len() == 0 {
 		return nil
 	}
 	c := r.in.Model.Cache
-	snap := cache.NewEmptySnapshot()
-	if err := c.UpdateSnapshot(snap); err != nil {
-		return err
-	}
-	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: r.in.Model.Pending, Objects: objects, Config: r.in.Config, OmitNodes: true})
-	if err != nil {
-		return err
-	}
-	defer e.Close()
-	for r.queue.Len() > 0 {
-		q := heap.Pop(&r.queue).(*queued)
-		if err := c.UpdateSnapshot(snap); err != nil {
+	if r.engine == nil {
+		r.snap = cache.NewEmptySnapshot()
+		if err := c.UpdateSnapshot(r.snap); err != nil {
 			return err
 		}
-		e.Refresh(snap)
-		v, err := e.Schedule(ctx, q.pod)
+		e, err := decide.New(ctx, decide.Input{Snapshot: r.snap, Pending: r.in.Model.Pending, Objects: r.objects, Config: r.in.Config, OmitNodes: true})
+		if err != nil {
+			return err
+		}
+		r.engine = e
+	}
+	for r.queue.Len() > 0 {
+		q := heap.Pop(&r.queue).(*queued)
+		if err := c.UpdateSnapshot(r.snap); err != nil {
+			return err
+		}
+		r.engine.Refresh(r.snap)
+		v, err := r.engine.Schedule(ctx, q.pod)
 		if err != nil {
 			return fmt.Errorf("pod %s/%s: %w", q.pod.Namespace, q.pod.Name, err)
 		}
@@ -180,6 +202,13 @@ func (r *drainRun) place(ctx context.Context, objects []runtime.Object) error {
 		}
 	}
 	return nil
+}
+
+// close releases the scheduler's cycle, if one was built.
+func (r *drainRun) close() {
+	if r.engine != nil {
+		r.engine.Close()
+	}
 }
 
 // unschedulableMessage is the FailedScheduling message, plus what

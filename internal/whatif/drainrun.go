@@ -56,6 +56,11 @@ type DrainInput struct {
 	IncludePending bool
 	// Now is the drain's time: the deletion timestamp of evicted pods.
 	Now time.Time
+	// Timeout is kubectl drain's --timeout: how long kubectl retries the
+	// evictions a disruption budget refuses before it gives up on the node
+	// and goes on with the next one; 0 retries for ever. Any positive
+	// value is taken to outlast the node's replacements becoming Ready.
+	Timeout time.Duration
 }
 
 // PodOutcome is one pod's fate in a drain.
@@ -104,16 +109,19 @@ func (o *DrainOutcome) Safe() bool {
 
 // Drain models `kubectl drain NODES` followed by the scheduler: the nodes
 // are cordoned; kubectl's rules decide which pods are evicted and which
-// block (PlanDrain); the eviction API's budget accounting decides when
-// each is evicted (Budgets); each evicted pod turns terminating in the
-// cache (it keeps its place until its grace period ends: the
-// replacements are scheduled meanwhile) and its controller's replacement
-// (Replacement) joins the scheduling queue, whose pods are placed one
-// after another by kube-scheduler's cycle (decide.Evaluator), each
-// assumed before the next, in the queue's order: priority descending,
-// then the order they were queued. A replacement that is placed makes its
-// budget allow one more eviction, so a pod waiting on that budget is
-// evicted then; one that stays Pending does not.
+// block (PlanDrain); then the nodes are drained one after another, in the
+// order given, as kubectl v0.36's RunDrain does (see drainNode). On each,
+// the eviction API's budget accounting decides when each pod is evicted
+// (Budgets); each evicted pod turns terminating in the cache (it keeps
+// its place until its grace period ends: the replacements are scheduled
+// meanwhile) and its controller's replacement (Replacement) joins the
+// scheduling queue, whose pods are placed one after another by
+// kube-scheduler's cycle (decide.Evaluator), each assumed before the
+// next, in the queue's order: priority descending, then the order they
+// were queued. A replacement that is placed makes its budget allow one
+// more eviction, so a pod waiting on that budget is evicted then; one
+// that stays Pending does not. Only when the queue is empty does the next
+// node's turn come.
 //
 // Errors: a --pod-selector that does not parse, the cache refusing an
 // update, the scheduler's framework failing to build.
@@ -144,8 +152,9 @@ func Drain(ctx context.Context, in DrainInput) (*DrainOutcome, error) {
 		return nil, err
 	}
 	cordon(m, in.Nodes)
-	r := &drainRun{in: in, budgets: NewBudgets(pdbs), waiting: map[*Budget][]waiter{},
+	r := &drainRun{in: in, budgets: NewBudgets(pdbs), waiting: map[*Budget][]waiter{}, objects: others,
 		out: &DrainOutcome{Nodes: in.Nodes, AssumedDaemonSets: plan.AssumedDaemonSets, PendingBefore: len(m.Pending)}}
+	defer r.close()
 	if in.IncludePending {
 		// Queued before the drain: ahead of every replacement at equal
 		// priority.
@@ -153,35 +162,78 @@ func Drain(ctx context.Context, in DrainInput) (*DrainOutcome, error) {
 			r.enqueue(&queued{pod: p, outcome: PodOutcome{Pod: p}})
 		}
 	}
-	// Evictions first (kubectl sends them all at once), so that the
-	// scheduler's first cycle already sees every evicted pod terminating.
-	for _, nr := range plan.Nodes {
-		for _, pr := range nr.Pods {
-			r.order++
-			switch {
-			case nr.Blocked && pr.Disposition == Block:
-				r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainBlocked, Message: pr.Message})
-			case pr.Disposition == Leave:
-				r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainSkipped, Message: leaveMessage(pr)})
-			case nr.Blocked:
-				r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainSkipped,
-					Message: fmt.Sprintf("not evicted: other pods block the drain of node %s", nr.Node)})
-			default:
-				if err := r.evict(waiter{pod: pr.Pod, from: nr.Node, order: r.order}); err != nil {
-					return nil, err
-				}
-			}
+	// Node by node, as kubectl's RunDrain: each node's evictions, then its
+	// replacements placed, before the next node's evictions.
+	for i, nr := range plan.Nodes {
+		if err := r.drainNode(ctx, nr, i == len(plan.Nodes)-1); err != nil {
+			return nil, err
 		}
 	}
-	if err := r.place(ctx, others); err != nil {
-		return nil, err
-	}
-	r.blockWaiting()
 	sort.SliceStable(r.rest, func(i, j int) bool { return r.rest[i].order < r.rest[j].order })
 	for _, o := range r.rest {
 		r.out.Pods = append(r.out.Pods, o.PodOutcome)
 	}
 	return r.out, nil
+}
+
+// drainNode is one node's turn in kubectl drain (k8s.io/kubectl v0.36.3,
+// RunDrain and Helper.DeleteOrEvictPods): a node whose pods a filter
+// blocks is skipped; otherwise every evictable pod is evicted at once (so
+// the scheduler's first cycle sees them all terminating), the queue is
+// placed (each placed replacement giving its budget's allowance back),
+// and the pods a budget still holds back stop the drain: kubectl retries
+// them until --timeout (DrainInput.Timeout) gives up on the node, or for
+// ever, so that the nodes after it are never drained. Unless last, the
+// node's evicted pods are then gone from the cache: kubectl waits for
+// their deletion before it goes on.
+func (r *drainRun) drainNode(ctx context.Context, nr NodeRules, last bool) error {
+	var evicted []*v1.Pod
+	for _, pr := range nr.Pods {
+		r.order++
+		switch {
+		case nr.Blocked && pr.Disposition == Block:
+			r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainBlocked, Message: pr.Message})
+		case pr.Disposition == Leave:
+			r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainSkipped, Message: leaveMessage(pr)})
+		case nr.Blocked:
+			r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainSkipped,
+				Message: fmt.Sprintf("not evicted: other pods block the drain of node %s", nr.Node)})
+		case r.stuck != "":
+			r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainSkipped,
+				Message: fmt.Sprintf("not evicted: kubectl drain waits for ever on node %s, whose pods a disruption budget holds back (--timeout gives up on a node)", r.stuck)})
+		default:
+			evicted = append(evicted, pr.Pod)
+			if err := r.evict(waiter{pod: pr.Pod, from: nr.Node, order: r.order}); err != nil {
+				return err
+			}
+		}
+	}
+	if err := r.place(ctx); err != nil {
+		return err
+	}
+	if r.blockWaiting() && r.in.Timeout == 0 {
+		r.stuck = nr.Node
+	}
+	if last {
+		return nil
+	}
+	return r.terminate(evicted)
+}
+
+// terminate removes the evicted pods from the cache, as their kubelet does
+// once their grace period ends; the pods a budget held back stay.
+func (r *drainRun) terminate(pods []*v1.Pod) error {
+	c := r.in.Model.Cache
+	for _, p := range pods {
+		cached, err := c.GetPod(p)
+		if err != nil || cached.DeletionTimestamp == nil {
+			continue // never in the cache (model.Refused), or not evicted
+		}
+		if err := c.RemovePod(cached); err != nil {
+			return fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+	}
+	return nil
 }
 
 // leaveMessage says why a pod stays: kubectl's warning, or the mirror pod

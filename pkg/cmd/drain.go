@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -49,6 +50,9 @@ type DrainOptions struct {
 	// IncludePending also places the pods that were Pending before the
 	// drain, in the queue with the replacements.
 	IncludePending bool
+	// Timeout is kubectl drain's --timeout: 0 waits for ever on a node
+	// whose pods a disruption budget holds back.
+	Timeout time.Duration
 	// WhatIf are the what-if edits applied to the input before the drain.
 	WhatIf *WhatIfFlags
 	genericiooptions.IOStreams
@@ -89,6 +93,11 @@ are placed one after another, each assumed before the next, by the scheduler's
 own cycle (default profile or --config). Pods Pending before the drain keep
 their state unless --include-pending.
 
+The nodes are drained one after another, in the order given, as kubectl
+does: a node's replacements are placed before the next node's pods are
+evicted. A node whose pods a budget holds back stops the drain there, unless
+--timeout is given: kubectl then gives up on it and goes on.
+
 Prints one row per pod (POD FROM RESULT NODE MESSAGE) and the verdict on
 stderr. Exit codes: 0 safe (every evicted pod lands, nothing blocks), 1 not
 safe, 2 error.`,
@@ -103,6 +112,7 @@ safe, 2 error.`,
 	f.BoolVar(&o.Rules.DeleteEmptyDirData, "delete-emptydir-data", o.Rules.DeleteEmptyDirData, "Continue even if there are pods using emptyDir (kubectl drain's --delete-emptydir-data)")
 	f.StringVar(&o.Rules.PodSelector, "pod-selector", o.Rules.PodSelector, "Label selector to filter pods on the node (kubectl drain's --pod-selector)")
 	f.BoolVar(&o.IncludePending, "include-pending", o.IncludePending, "Also place the pods that were Pending before the drain, in the queue with the replacements")
+	f.DurationVar(&o.Timeout, "timeout", o.Timeout, "kubectl drain's --timeout: give up on a node whose pods a disruption budget holds back and go on with the next one (0: wait for ever)")
 	f.StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file: profiles, plugin weights and arguments, percentageOfNodesToScore")
 	o.WhatIf.AddFlags(cmd, o.Input)
 	return cmd
@@ -145,6 +155,9 @@ func (o *DrainOptions) Validate() error {
 	if _, err := labels.Parse(o.Rules.PodSelector); err != nil {
 		return fmt.Errorf("--pod-selector: %w", err)
 	}
+	if o.Timeout < 0 {
+		return fmt.Errorf("--timeout: %v is negative", o.Timeout)
+	}
 	return nil
 }
 
@@ -177,7 +190,7 @@ func (o *DrainOptions) run(ctx context.Context) error {
 	rules := o.Rules
 	rules.DaemonSetsComplete = len(o.Input.Filenames) == 0 && !unlisted(cluster, "DaemonSet")
 	out, err := whatif.Drain(ctx, whatif.DrainInput{Model: m, Objects: cluster.Objects, Config: cfg, Nodes: nodes, Rules: rules,
-		IncludePending: o.IncludePending, Now: o.now()})
+		IncludePending: o.IncludePending, Now: o.now(), Timeout: o.Timeout})
 	if err != nil {
 		return err
 	}
@@ -203,7 +216,8 @@ func (o *DrainOptions) run(ctx context.Context) error {
 }
 
 // drainedNodes resolves the NODE arguments, or selects the nodes -l
-// matches, in the order given (selected ones in list order). A node that
+// matches, in the order given (selected ones by name, as the API server
+// lists them). A node that
 // does not exist is an error, as for kubectl drain.
 func (o *DrainOptions) drainedNodes(m *model.Model) ([]string, error) {
 	if o.Selector != "" {
@@ -220,6 +234,9 @@ func (o *DrainOptions) drainedNodes(m *model.Model) ([]string, error) {
 		if len(out) == 0 {
 			return nil, fmt.Errorf("no nodes match the selector %q", o.Selector)
 		}
+		// kubectl drain -l drains them in the API server's list order:
+		// by name, whatever the order of a file.
+		sort.Strings(out)
 		return out, nil
 	}
 	have := make(map[string]bool, len(m.Nodes))
