@@ -130,3 +130,15 @@ func requestsExtendedResource(p *v1.Pod) bool {
 	}
 	return false
 }
+
+// ClassKey is the key of pod's equivalence class (see classKey) under the
+// profile of its schedulerName: two pods with equal non-empty keys get the
+// same verdict from every cycle over the same state. "" when the pod is a
+// class of its own, or no profile serves it.
+func (e *Evaluator) ClassKey(pod *v1.Pod) string {
+	fw, ok := e.frameworks[pod.Spec.SchedulerName]
+	if !ok {
+		return ""
+	}
+	return e.classKey(fw.ProfileName(), pod)
+}

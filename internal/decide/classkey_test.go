@@ -145,3 +145,18 @@ func TestClassKeyLeavesOutPodsThatAreTheirOwn(t *testing.T) {
 		t.Errorf("EvaluateEach: key %q, want none", k)
 	}
 }
+
+// ClassKey is classKey under the profile of the pod's schedulerName, and
+// "" for a pod no profile serves.
+func TestClassKeyByProfileOfThePod(t *testing.T) {
+	e := cluster{nodes: nodes(node("a"))}.evaluator(t)
+	a, b := replicaOf("web-abc-x1"), replicaOf("web-abc-y22")
+	a.Spec.SchedulerName, b.Spec.SchedulerName = DefaultSchedulerName, DefaultSchedulerName
+	if ka := e.ClassKey(a); ka == "" || ka != e.ClassKey(b) || ka != e.classKey(DefaultSchedulerName, a) {
+		t.Errorf("replicas: keys differ or are empty")
+	}
+	b.Spec.SchedulerName = "nobody"
+	if k := e.ClassKey(b); k != "" {
+		t.Errorf("a pod of no profile has class %q, want none", k)
+	}
+}

@@ -37,9 +37,10 @@ type FileOptions struct {
 	// ExtraKinds are other kinds kept in Cluster.Objects, e.g. the
 	// workloads of a --pod-file (Deployment, DaemonSet, Job…).
 	ExtraKinds []schema.GroupKind
-	// KeepEmptyDir keeps the pods' emptyDir volumes, which are otherwise
-	// dropped with the other volumes only the kubelet reads (slim.go):
-	// kubectl drain's local-storage rule needs them.
+	// KeepEmptyDir keeps the pods' emptyDir and hostPath volumes, which
+	// are otherwise dropped with the other volumes only the kubelet reads
+	// (slim.go): kubectl drain's local-storage rule needs emptyDir,
+	// cluster-autoscaler's (scale-down) both.
 	KeepEmptyDir bool
 	// Namespace is the namespace of namespaced objects that have none (a
 	// manifest without metadata.namespace), as kubectl's -n or the

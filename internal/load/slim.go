@@ -97,13 +97,14 @@ func trim[S ~[]E, E any](s S) S {
 // (ImageLocality) are all other sources. The only reads that see them are
 // NodeVolumeLimits' and VolumeZone's "no volumes at all" shortcuts, which
 // lead to the same answer as counting none. With keepEmptyDir, emptyDir
-// is not among them: kubectl drain's local-storage rule reads it.
+// and hostPath are not among them: kubectl drain's local-storage rule
+// reads emptyDir, cluster-autoscaler's both.
 func kubeletOnly(v *corev1.Volume, keepEmptyDir bool) bool {
 	s := &v.VolumeSource
-	if s.EmptyDir != nil {
+	if s.EmptyDir != nil || s.HostPath != nil {
 		return !keepEmptyDir
 	}
-	return s.ConfigMap != nil || s.Secret != nil || s.Projected != nil || s.DownwardAPI != nil || s.HostPath != nil
+	return s.ConfigMap != nil || s.Secret != nil || s.Projected != nil || s.DownwardAPI != nil
 }
 
 // keptVolumes returns the volumes of vs that are not kubeletOnly (keeping

@@ -205,9 +205,10 @@ func TestReplicasShareContainersAndStatuses(t *testing.T) {
 	}
 }
 
-// TestKeepEmptyDir: drain's option keeps emptyDir volumes (kubectl drain's
-// local-storage rule reads them) through both pod decoders, and drops the
-// other kubelet-only volumes as always; without it emptyDir goes too.
+// TestKeepEmptyDir: drain's and scale-down's option keeps emptyDir and
+// hostPath volumes (the local-storage rules read them) through both pod
+// decoders, and drops the other kubelet-only volumes as always; without it
+// emptyDir and hostPath go too.
 func TestKeepEmptyDir(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "pod.yaml")
@@ -220,6 +221,7 @@ spec:
   volumes:
   - {name: scratch, emptyDir: {sizeLimit: 1Gi}}
   - {name: cfg, configMap: {name: cfg}}
+  - {name: logs, hostPath: {path: /var/log}}
 `
 	if err := os.WriteFile(path, []byte(pod), 0o644); err != nil {
 		t.Fatal(err)
@@ -230,7 +232,7 @@ spec:
 			t.Fatal(err)
 		}
 		vs := c.Pods[0].Spec.Volumes
-		kept := len(vs) == 1 && vs[0].Name == "scratch" && vs[0].EmptyDir != nil
+		kept := len(vs) == 2 && vs[0].Name == "scratch" && vs[0].EmptyDir != nil && vs[1].Name == "logs" && vs[1].HostPath != nil
 		if keep != kept || (!keep && len(vs) != 0) {
 			t.Errorf("KeepEmptyDir %v: volumes %+v", keep, vs)
 		}
