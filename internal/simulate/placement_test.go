@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedcache/kubectl-schedcache/internal/decide"
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
 // The unschedulable note counts the victims the scheduler deletes, and
@@ -27,5 +28,21 @@ func TestUnschedulableNotePreemption(t *testing.T) {
 		if got := unschedulableNote(&decide.Verdict{Message: msg, Preemption: tc.pre}); got != tc.want {
 			t.Errorf("got %q\nwant %q", got, tc.want)
 		}
+	}
+}
+
+// TestTallyOf: five pods by hand: two assumed on a, one added on b, one
+// expired (it was on a; no longer placed), one unschedulable: 3 placed on
+// 2 nodes, 1 unschedulable.
+func TestTallyOf(t *testing.T) {
+	pods := []v1alpha1.SimulatedPod{
+		{State: "Assumed", Node: "a"}, {State: "Assumed", Node: "a"}, {State: "Added", Node: "b"},
+		{State: "Expired", Node: "a"}, {State: string(StateUnschedulable)},
+	}
+	if got, want := TallyOf(pods), (Tally{Placed: 3, Nodes: 2, Unschedulable: 1}); got != want {
+		t.Errorf("TallyOf = %+v, want %+v", got, want)
+	}
+	if got := TallyOf(nil); got != (Tally{}) {
+		t.Errorf("TallyOf(nil) = %+v", got)
 	}
 }

@@ -1,6 +1,9 @@
 package simulate
 
-import "github.com/schedcache/kubectl-schedcache/pkg/cache"
+import (
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+)
 
 // Event kinds (v1alpha1.SimulationEvent.Event). Pod operations are named
 // after the Cache method they call.
@@ -28,3 +31,30 @@ const (
 // StateUnschedulable is the final state of a pod that fit no node and was
 // not assumed afterwards. It is not a cache state: the cache never saw it.
 const StateUnschedulable cache.PodState = "Unschedulable"
+
+// Tally is what a placement run's final states say of its pods: how many
+// ended on a node (Assumed or Added), on how many distinct nodes (the
+// packing: fewer is tighter), and how many ended Unschedulable (the plain
+// "simulate --pending" exits 1 for any).
+type Tally struct {
+	Placed, Nodes, Unschedulable int
+}
+
+// TallyOf counts the final states of pods (v1alpha1.Simulation.Pods).
+func TallyOf(pods []v1alpha1.SimulatedPod) Tally {
+	var t Tally
+	nodes := map[string]bool{}
+	for _, p := range pods {
+		switch cache.PodState(p.State) {
+		case cache.StateAssumed, cache.StateAdded:
+			t.Placed++
+			if !nodes[p.Node] {
+				nodes[p.Node] = true
+				t.Nodes++
+			}
+		case StateUnschedulable:
+			t.Unschedulable++
+		}
+	}
+	return t
+}

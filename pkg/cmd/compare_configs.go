@@ -73,14 +73,15 @@ func loadConfigs(files []string) ([]*decide.Config, []string, error) {
 	return cfgs, names, nil
 }
 
-// outcomeOf is one configuration's row: the counts given and the nodes'
-// fill read from the cache after placement.
-func outcomeOf(name, file string, pods, placed int, c cache.Cache) (v1alpha1.ConfigOutcome, error) {
+// outcomeOf is one configuration's row: the counts given (placedNodes: the
+// distinct nodes the placed pods ended on) and the nodes' fill read from
+// the cache after placement.
+func outcomeOf(name, file string, pods, placed, placedNodes int, c cache.Cache) (v1alpha1.ConfigOutcome, error) {
 	snap := cache.NewEmptySnapshot()
 	if err := c.UpdateSnapshot(snap); err != nil {
 		return v1alpha1.ConfigOutcome{}, err
 	}
-	out := v1alpha1.ConfigOutcome{Config: name, File: file, Pods: pods, Placed: placed, Pending: pods - placed}
+	out := v1alpha1.ConfigOutcome{Config: name, File: file, Pods: pods, Placed: placed, Pending: pods - placed, PlacedNodes: placedNodes}
 	out.SchedulableNodes, out.NodesUsed, out.Utilisation = views.NodeFill(snap.List())
 	return out, nil
 }
@@ -121,7 +122,8 @@ func rereadableStdin(in *io.Reader, files ...string) (func(), error) {
 }
 
 // compareConfigs is simulate with two or more --config files. It exits as
-// the plain command does (0 once the simulations ran, whatever they placed).
+// the plain command does for its worst configuration: 1 when under some
+// configuration a pod ends Unschedulable.
 func (o *SimulateOptions) compareConfigs() error {
 	cfgs, names, err := loadConfigs(o.ConfigFiles)
 	if err != nil {
@@ -165,7 +167,10 @@ func (o *SimulateOptions) compareConfigs() error {
 	if err != nil {
 		return err
 	}
-	return printComparison(o.Output, o.Out, out)
+	if err := printComparison(o.Output, o.Out, out); err != nil {
+		return err
+	}
+	return comparisonOutcome(out)
 }
 
 // simulateUnder runs the plain timeline under one configuration over a
@@ -194,13 +199,11 @@ func (o *SimulateOptions) simulateUnder(cfg *decide.Config, cluster *load.Cluste
 	if err != nil {
 		return v1alpha1.ConfigOutcome{}, "", usageError(err)
 	}
-	placed := 0
-	for _, p := range res.Pods {
-		if p.State == string(cache.StateAssumed) || p.State == string(cache.StateAdded) {
-			placed++
-		}
+	tally := simulate.TallyOf(res.Pods)
+	row, err := outcomeOf("", "", len(res.Pods), tally.Placed, tally.Nodes, sim.Model().Cache)
+	if tally.Unschedulable > 0 {
+		row.ExitCode = ExitError
 	}
-	row, err := outcomeOf("", "", len(res.Pods), placed, sim.Model().Cache)
 	return row, res.Source, err
 }
 
@@ -232,7 +235,7 @@ func (o *WhyOptions) compareConfigs(ctx context.Context) error {
 			return err
 		}
 		r := report.Replicas
-		row, err := outcomeOf(names[i], o.ConfigFiles[i], r.Requested, r.Fit, m.Cache)
+		row, err := outcomeOf(names[i], o.ConfigFiles[i], r.Requested, r.Fit, len(r.Nodes), m.Cache)
 		if err != nil {
 			return err
 		}
@@ -255,8 +258,15 @@ func (o *WhyOptions) compareConfigs(ctx context.Context) error {
 	for _, l := range lines {
 		fmt.Fprintln(o.ErrOut, l)
 	}
-	for _, c := range out.Configs {
-		if c.ExitCode != ExitOK {
+	return comparisonOutcome(out)
+}
+
+// comparisonOutcome is the exit status of a comparison: the plain
+// command's for the worst configuration (1, silently, when some pod does
+// not fit under one of them).
+func comparisonOutcome(c *v1alpha1.ConfigComparison) error {
+	for _, row := range c.Configs {
+		if row.ExitCode != ExitOK {
 			return &exitError{code: ExitError, err: errNotScheduled, silent: true}
 		}
 	}

@@ -17,10 +17,10 @@ const (
 // configRow is what the comparison says of one configuration, with the
 // utilisation as [nodes, mean, sd, max] per resource.
 type configRow struct {
-	name                                     string
-	pods, placed, pending, used, schedulable int
-	exit                                     int
-	util                                     map[string][4]float64
+	name                                         string
+	pods, placed, pending, on, used, schedulable int
+	exit                                         int
+	util                                         map[string][4]float64
 }
 
 // twoReplicas, by hand, on testdata/fixtures/replicas.yaml (n1 and n2:
@@ -32,9 +32,9 @@ type configRow struct {
 //     0.5, sd 0.5, max 1; memory 2/8 and 0: 0.125, 0.125, 0.25; pods 2/10
 //     and 0: 0.1, 0.1, 0.2; 1 node used.
 var twoReplicas = []configRow{
-	{name: "spread.yaml", pods: 2, placed: 2, used: 2, schedulable: 2, util: map[string][4]float64{
+	{name: "spread.yaml", pods: 2, placed: 2, on: 2, used: 2, schedulable: 2, util: map[string][4]float64{
 		"cpu": {2, 0.5, 0, 0.5}, "memory": {2, 0.125, 0, 0.125}, "pods": {2, 0.1, 0, 0.1}}},
-	{name: "binpack.yaml", pods: 2, placed: 2, used: 1, schedulable: 2, util: map[string][4]float64{
+	{name: "binpack.yaml", pods: 2, placed: 2, on: 1, used: 1, schedulable: 2, util: map[string][4]float64{
 		"cpu": {2, 0.5, 0.5, 1}, "memory": {2, 0.125, 0.125, 0.25}, "pods": {2, 0.1, 0.1, 0.2}}},
 }
 
@@ -49,7 +49,7 @@ func checkComparison(t *testing.T, out, command string, want []configRow) {
 	}
 	for i, w := range want {
 		g := c.Configs[i]
-		if g.Config != w.name || g.Pods != w.pods || g.Placed != w.placed || g.Pending != w.pending ||
+		if g.Config != w.name || g.Pods != w.pods || g.Placed != w.placed || g.Pending != w.pending || g.PlacedNodes != w.on ||
 			g.NodesUsed != w.used || g.SchedulableNodes != w.schedulable || g.ExitCode != w.exit || len(g.Utilisation) != 3 {
 			t.Errorf("config %d: %+v, want %+v", i, g, w)
 			continue
@@ -82,7 +82,7 @@ func TestWhyComparesConfigs(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("5 replicas: exit %d, want 1: %s", r.code, r.stderr)
 	}
-	for _, row := range []string{"spread.yaml    5      4        1         2/2", "binpack.yaml   5      4        1         2/2"} {
+	for _, row := range []string{"spread.yaml    5      4        1         2          2/2", "binpack.yaml   5      4        1         2          2/2"} {
 		if !strings.Contains(r.stdout, row) {
 			t.Errorf("table lacks %q:\n%s", row, r.stdout)
 		}
@@ -127,10 +127,51 @@ func TestSimulateComparesConfigs(t *testing.T) {
 func TestCompareConfigsCSV(t *testing.T) {
 	r := run(t, "", "why", "-f", replicasFixture, "--pod-file", "testdata/pods/deployment.yaml", "--replicas", "2",
 		"--config", spreadConfig, "--config", binpackConfig, "-o", "csv")
-	want := "CONFIG,PODS,PLACED,PENDING,NODES_USED,SCHEDULABLE_NODES,CPU_MEAN,CPU_SD,CPU_MAX,MEMORY_MEAN,MEMORY_SD,MEMORY_MAX,PODS_USED_MEAN,PODS_USED_SD,PODS_USED_MAX\n" +
-		"spread.yaml,2,2,0,2,2,0.5000,0.0000,0.5000,0.1250,0.0000,0.1250,0.1000,0.0000,0.1000\n" +
-		"binpack.yaml,2,2,0,1,2,0.5000,0.5000,1.0000,0.1250,0.1250,0.2500,0.1000,0.1000,0.2000\n"
+	want := "CONFIG,PODS,PLACED,PENDING,ON_NODES,NODES_USED,SCHEDULABLE_NODES,CPU_MEAN,CPU_SD,CPU_MAX,MEMORY_MEAN,MEMORY_SD,MEMORY_MAX,PODS_USED_MEAN,PODS_USED_SD,PODS_USED_MAX\n" +
+		"spread.yaml,2,2,0,2,2,2,0.5000,0.0000,0.5000,0.1250,0.0000,0.1250,0.1000,0.0000,0.1000\n" +
+		"binpack.yaml,2,2,0,1,1,2,0.5000,0.5000,1.0000,0.1250,0.1250,0.2500,0.1000,0.1000,0.2000\n"
 	if r.code != 0 || r.stdout != want {
 		t.Errorf("exit %d\n%s\nwant\n%s", r.code, r.stdout, want)
+	}
+}
+
+// TestSimulateComparisonPackingAndExit (issue 37, 4e), by hand on
+// testdata/simulate/cluster.yaml: a-1 (2 cpu) runs 1500m, b-1 (2 cpu, 2
+// pods) runs 500m, a-2 (4 cpu) is empty; apps/web-1 and web-2 ask 400m
+// each. LeastAllocated (spread.yaml) puts both on the empty a-2 (least
+// requested before and after the first); MostAllocated (binpack.yaml) puts
+// web-1 on a-1 (1900m/2000m, the fullest that fits) and web-2, which no
+// longer fits a-1, on b-1 (900m/2000m against a-2's 400m/4000m). So the
+// placed pods are on 1 node and on 2, while the nodes used are 3/3 and
+// 2/3 (run-a1 and run-b1 were there before). With -A, apps/huge (16 cpu)
+// fits no node under either: the comparison exits 1, as plain simulate
+// --pending does.
+func TestSimulateComparisonPackingAndExit(t *testing.T) {
+	args := []string{"simulate", "-f", simCluster, "--pending", "--config", spreadConfig, "--config", binpackConfig}
+	r := run(t, "", append(args, "-n", "apps", "-l", "app=web")...)
+	if r.code != 0 {
+		t.Fatalf("web pods: exit %d: %s", r.code, r.stderr)
+	}
+	for _, row := range []string{"spread.yaml    2      2        0         1          3/3", "binpack.yaml   2      2        0         2          2/3"} {
+		if !strings.Contains(r.stdout, row) {
+			t.Errorf("table lacks %q:\n%s", row, r.stdout)
+		}
+	}
+	r = run(t, "", append(args, "-A", "-o", "json")...)
+	if r.code != 1 {
+		t.Errorf("-A (apps/huge fits nowhere): exit %d, want 1 as plain simulate --pending: %s", r.code, r.stderr)
+	}
+	var c v1alpha1.ConfigComparison
+	if err := json.Unmarshal([]byte(r.stdout), &c); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	for _, row := range c.Configs {
+		if row.Pending != 1 || row.ExitCode != 1 {
+			t.Errorf("%s: pending %d, exitCode %d; want 1, 1", row.Config, row.Pending, row.ExitCode)
+		}
+	}
+	plain := run(t, "", "simulate", "-f", simCluster, "--pending", "-A", "--config", spreadConfig)
+	if plain.code != r.code {
+		t.Errorf("plain simulate --pending -A exits %d, the comparison %d", plain.code, r.code)
 	}
 }

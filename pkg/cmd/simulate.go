@@ -71,7 +71,8 @@ touched with their requests before and after, and each pod's final state. With
 wall clock is never read.
 
 Exit status (--pending, --pod-file): 1 when some pod ends Unschedulable, as
-why exits 1 when a pod would stay Pending; 0 when every pod was placed.
+why exits 1 when a pod would stay Pending; 0 when every pod was placed. With
+several --config: 1 when some pod ends Unschedulable under one of them.
 
 Scripts (--script FILE) replace the timeline with explicit operations.
 ` + script.Help

@@ -9,14 +9,17 @@ import (
 )
 
 // ConfigComparisonTable is one row per configuration: CONFIG (the file's
-// base name), PODS, PLACED, PENDING, NODES USED (used/schedulable), and per
-// resource (CPU, MEMORY, PODS USED) the utilisation over the schedulable
-// nodes as "mean 41.2% sd 12.0% max 80.0%"; in CSV each resource is three
-// fields, the ratios (0.4120) of mean, standard deviation and maximum.
-// With -o wide: EXIT, the plain command's exit code under it, and FILE.
+// base name), PODS, PLACED, PENDING, ON NODES (the distinct nodes the
+// placed pods ended on: their packing), NODES USED (used/schedulable, the
+// pods already there included), and per resource (CPU, MEMORY, PODS USED)
+// the utilisation over the schedulable nodes as "mean 41.2% sd 12.0% max
+// 80.0%"; in CSV each resource is three fields, the ratios (0.4120) of
+// mean, standard deviation and maximum. With -o wide: EXIT, the plain
+// command's exit code under it, and FILE.
 func ConfigComparisonTable(c *v1alpha1.ConfigComparison) *Table {
 	t := &Table{Columns: []Column{{Name: "CONFIG"},
 		{Name: "PODS", Numeric: true}, {Name: "PLACED", Numeric: true}, {Name: "PENDING", Numeric: true},
+		{Name: "ON NODES", Numeric: true, CSV: []string{"ON_NODES"}},
 		{Name: "NODES USED", Numeric: true, CSV: []string{"NODES_USED", "SCHEDULABLE_NODES"}}}}
 	for _, r := range []string{"CPU", "MEMORY", "PODS USED"} {
 		f := strings.ReplaceAll(r, " ", "_")
@@ -26,6 +29,7 @@ func ConfigComparisonTable(c *v1alpha1.ConfigComparison) *Table {
 	for i := range c.Configs {
 		o := &c.Configs[i]
 		row := []Cell{text(o.Config), count(int64(o.Pods)), count(int64(o.Placed)), count(int64(o.Pending)),
+			count(int64(o.PlacedNodes)),
 			{Text: fmt.Sprintf("%d/%d", o.NodesUsed, o.SchedulableNodes), Sort: float64(o.NodesUsed),
 				CSV: []string{strconv.Itoa(o.NodesUsed), strconv.Itoa(o.SchedulableNodes)}}}
 		for _, name := range []string{"cpu", "memory", "pods"} {

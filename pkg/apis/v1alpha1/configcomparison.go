@@ -28,6 +28,10 @@ type ConfigOutcome struct {
 	// the others.
 	Placed  int `json:"placed"`
 	Pending int `json:"pending"`
+	// PlacedNodes is the number of distinct nodes the placed pods ended on:
+	// the packing of the pods this comparison placed (fewer is tighter),
+	// where NodesUsed also counts the nodes that held pods before.
+	PlacedNodes int `json:"placedNodes"`
 	// SchedulableNodes is the number of nodes the utilisation is over:
 	// nodes without spec.unschedulable.
 	SchedulableNodes int `json:"schedulableNodes"`
@@ -38,7 +42,8 @@ type ConfigOutcome struct {
 	// requested/allocatable over the schedulable nodes after placement.
 	Utilisation []ResourceUtilisation `json:"utilisation"`
 	// ExitCode is what the plain command would exit with under this
-	// configuration alone (0, or 1 when a pod does not fit, for why).
+	// configuration alone: 0, or 1 when a pod does not fit (why: a
+	// replica; simulate: a pod ends Unschedulable).
 	ExitCode int `json:"exitCode"`
 }
 
