@@ -383,3 +383,11 @@ func joinNotes(a, b string) string {
 	}
 	return a + "; " + b
 }
+
+// SetVersion sets the TTL and the profile the simulation follows to those
+// its model was built with, when they were chosen while the model was
+// built (the version of files follows their nodes' kubelets, so it is
+// known only once they are read). Call it before running.
+func (s *Simulator) SetVersion(ttl TTLChoice, p *cache.Profile) {
+	s.opts.TTL, s.opts.Profile = ttl, p
+}

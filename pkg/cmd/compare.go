@@ -16,6 +16,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/internal/compare"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/schedlog"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
@@ -207,7 +208,7 @@ func (o *CompareOptions) modelOptions(d *schedlog.Dump) (cache.Options, error) {
 	if err != nil {
 		return cache.Options{}, nil
 	}
-	gates, err := parseFeatureGates(o.Input.Version.FeatureGates, v)
+	gates, err := pipeline.ParseFeatureGates(o.Input.Version.FeatureGates, v)
 	if err != nil {
 		return cache.Options{}, usageError(err)
 	}

@@ -138,10 +138,11 @@ func (o *SimulateOptions) compareConfigs() error {
 	if err != nil {
 		return err
 	}
-	profile, choice, err := o.Input.Profile(o.context(), o.ErrOut)
+	choice, err := o.Input.Choose(o.context(), o.IOStreams, cluster, o.ErrOut)
 	if err != nil {
 		return err
 	}
+	profile := choice.Profile
 	ttl, err := simulate.ResolveTTL(o.ttl, &profile.Behavior, choice.Given, choice.Why)
 	if err != nil {
 		return err

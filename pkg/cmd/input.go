@@ -1,16 +1,16 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
+	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
@@ -21,6 +21,7 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
@@ -51,6 +52,9 @@ type InputFlags struct {
 	KeepEmptyDir bool
 
 	limits load.Limits // from MaxDocumentSize, set by Complete
+	// memory is the process's memory policy, from the command's context
+	// (main installs it); nil: none.
+	memory pipeline.MemoryPolicy
 	// onePod: -n names the namespace of one pod the command reads (compare
 	// --from-pod); there is no -A.
 	onePod bool
@@ -71,7 +75,7 @@ type InputFlags struct {
 
 // NewInputFlags returns InputFlags with kubectl's defaults.
 func NewInputFlags() *InputFlags {
-	return &InputFlags{ConfigFlags: genericclioptions.NewConfigFlags(true), ChunkSize: load.DefaultPageSize, MaxDocumentSize: "256Mi", Version: &VersionFlags{}}
+	return &InputFlags{ConfigFlags: genericclioptions.NewConfigFlags(true), ChunkSize: load.DefaultPageSize, MaxDocumentSize: "256Mi", Version: &VersionFlags{}, memory: processMemory{}}
 }
 
 // withoutNamespace is for commands that show no namespace's pods (nodes
@@ -187,47 +191,56 @@ func (f *InputFlags) Validate() error {
 // commands read besides, such as --pod-file and --script).
 func (f *InputFlags) Limits() load.Limits { return f.limits }
 
-// PlainReadEnv is the environment variable that, set to anything, makes -f read without the memory layer
-// (load.FileOptions.Plain): to check that a figure does not come from it,
-// at about twice the memory.
-const PlainReadEnv = "SCHEDCACHE_PLAIN_READ"
+// PlainReadEnv is the environment variable that, set to anything, makes -f
+// read without the memory layer (pipeline.PlainReadEnv).
+const PlainReadEnv = pipeline.PlainReadEnv
 
-// Load reads the cluster from files or lists it live. Warnings and progress
-// go to streams.ErrOut; progress only when ErrOut is a terminal.
-func (f *InputFlags) Load(ctx context.Context, streams genericiooptions.IOStreams) (*load.Cluster, error) {
-	return f.load(ctx, streams, nil)
+// source is what the flags open: the files of -f, or the live cluster of
+// the connection flags (its client made on first use), with progress on
+// streams.ErrOut's terminal.
+func (f *InputFlags) source(streams genericiooptions.IOStreams) pipeline.Source {
+	return pipeline.Source{
+		Files: f.Filenames, Recursive: f.Recursive, Stdin: streams.In, Limits: f.limits, Namespace: f.PodNamespace(),
+		Client: f.client, ChunkSize: f.ChunkSize,
+		Objects: f.Objects, ExtraKinds: f.ExtraKinds, KeepEmptyDir: f.KeepEmptyDir,
+		Progress: progressOut(streams.ErrOut), Memory: f.memory,
+	}
 }
 
-// load is Load, handing the nodes and pods to sink (when not nil) as they
-// are read or listed.
-func (f *InputFlags) load(ctx context.Context, streams genericiooptions.IOStreams, sink load.Sink) (*load.Cluster, error) {
-	if len(f.Filenames) > 0 {
-		opts := load.FileOptions{
-			Context:   ctx,
-			Filenames: f.Filenames, Recursive: f.Recursive, Stdin: streams.In, Objects: f.Objects, Limits: f.limits, Sink: sink,
-			KeepEmptyDir: f.KeepEmptyDir, Namespace: f.PodNamespace(), Plain: os.Getenv(PlainReadEnv) != "",
-		}
-		for _, k := range f.ExtraKinds {
-			opts.ExtraKinds = append(opts.ExtraKinds, schema.GroupKind{Group: k.GVR.Group, Kind: k.Kind})
-		}
-		opts.Progress = progressOut(streams.ErrOut)
-		raiseMemoryLimitForInput(inputBytes(f.Filenames))
-		return load.ReadFiles(opts, streams.ErrOut)
+// versionSpec is what --kube-version and --feature-gates say.
+func (f *InputFlags) versionSpec() pipeline.VersionSpec {
+	return pipeline.VersionSpec{Given: f.Version.version, FeatureGates: f.Version.FeatureGates}
+}
+
+// request is the pipeline's request of the flags, with edits (nil: none)
+// and the cache options opts; a profile set in opts is modelled as if
+// --kube-version gave its version (compare: the log's).
+func (f *InputFlags) request(streams genericiooptions.IOStreams, edits *pipeline.Edits, opts cache.Options) pipeline.Request {
+	spec := f.versionSpec()
+	if opts.Profile != nil {
+		v := opts.Profile.Version
+		spec.Given = &v
 	}
-	client, host, err := f.client(streams.ErrOut)
-	if err != nil {
-		return nil, err
-	}
-	opts := load.ListOptions{PageSize: f.ChunkSize, Host: host, Warnings: streams.ErrOut, Sink: sink, KeepEmptyDir: f.KeepEmptyDir,
-		OnNodeTotal: raiseMemoryLimitForNodes}
-	if f.Objects {
-		opts.Kinds = load.SchedulingKinds
-	}
-	if len(f.ExtraKinds) > 0 {
-		opts.Kinds = append(append([]load.SchedulingKind(nil), opts.Kinds...), f.ExtraKinds...)
-	}
-	opts.Progress = progressOut(streams.ErrOut)
-	return load.List(ctx, client, opts)
+	return pipeline.Request{Source: f.source(streams), Version: spec, Edits: edits, Options: opts}
+}
+
+// open runs the pipeline's Open (load, version, edits, model) and prints
+// its notes on streams.ErrOut, also when it fails.
+func (f *InputFlags) open(ctx context.Context, streams genericiooptions.IOStreams, edits *pipeline.Edits, opts cache.Options) (*pipeline.Input, error) {
+	var notes pipeline.Notes
+	in, err := pipeline.Open(ctx, f.request(streams, edits, opts), &notes)
+	_, _ = notes.WriteTo(streams.ErrOut)
+	return in, pipelineError(err)
+}
+
+// Load reads the cluster from files or lists it live. Warnings go to
+// streams.ErrOut, progress to its terminal.
+func (f *InputFlags) Load(ctx context.Context, streams genericiooptions.IOStreams) (*load.Cluster, error) {
+	var notes pipeline.Notes
+	src := f.source(streams)
+	c, err := src.Load(ctx, nil, &notes)
+	_, _ = notes.WriteTo(streams.ErrOut)
+	return c, err
 }
 
 // client returns the live client, made on first use with the warnings
@@ -257,98 +270,65 @@ func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, e
 	return client, cfg.Host, nil
 }
 
+// Choose is the kube-scheduler version of cluster (loaded with Load), by
+// the pipeline's one rule, its notes said on warnings.
+func (f *InputFlags) Choose(ctx context.Context, streams genericiooptions.IOStreams, cluster *load.Cluster, warnings io.Writer) (pipeline.Choice, error) {
+	var notes pipeline.Notes
+	var nodes []*v1.Node
+	if cluster != nil {
+		nodes = cluster.Nodes
+	}
+	choice, err := pipeline.Choose(ctx, f.request(streams, nil, cache.Options{}), nodes, &notes)
+	_, _ = notes.WriteTo(warnings)
+	return choice, pipelineError(err)
+}
+
 // BuildModel builds the cache model of cluster (loaded with Load) with opts,
-// modelling the kube-scheduler version and gates of Profile unless opts sets
-// a profile, and warns on warnings of the pods the cache refused.
+// modelling the version Choose gives unless opts sets a profile, and warns
+// on warnings of the pods the cache refused.
 func (f *InputFlags) BuildModel(ctx context.Context, cluster *load.Cluster, opts cache.Options, warnings io.Writer) (*model.Model, error) {
+	var notes pipeline.Notes
 	if opts.Profile == nil {
-		p, _, err := f.Profile(ctx, warnings)
+		choice, err := pipeline.Choose(ctx, f.request(genericiooptions.IOStreams{ErrOut: io.Discard}, nil, opts), cluster.Nodes, &notes)
 		if err != nil {
-			return nil, err
+			_, _ = notes.WriteTo(warnings)
+			return nil, pipelineError(err)
 		}
-		opts.Profile = &p
+		opts.Profile = &choice.Profile
 	}
 	m, err := model.Build(cluster, opts)
 	if err != nil {
 		return nil, err
 	}
-	m.WriteWarnings(warnings)
+	m.WriteWarnings(notes.Writer())
+	_, _ = notes.WriteTo(warnings)
 	return m, nil
 }
 
-// LoadModel loads the input and builds the cache model from it, modelling
-// the kube-scheduler version and gates of Profile unless opts sets a profile,
-// and warns on streams.ErrOut of the pods the cache refused.
-// A live server's version is read after the listing, so that a cluster that
-// cannot be reached or refuses the user is reported by the listing's own
-// error alone.
+// LoadModel loads the input and builds the cache model from it (the
+// pipeline's Open), modelling the version chosen for the input unless
+// opts sets a profile; notes and warnings go to streams.ErrOut.
 func (f *InputFlags) LoadModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options) (*model.Model, error) {
 	_, m, err := f.LoadWithModel(ctx, streams, opts)
 	return m, err
 }
 
-// LoadWithModel is LoadModel returning the loaded cluster too. The model is
-// built while the input is read or listed (model.Builder) when the profile
-// is known beforehand without a word to say: always for files; for a live
-// cluster when its version reads without a warning, else (an unreachable
-// server, say) after the listing as LoadModel says.
+// LoadWithModel is LoadModel returning the loaded cluster too.
 func (f *InputFlags) LoadWithModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options) (*load.Cluster, *model.Model, error) {
-	byKubelets := opts.Profile == nil && len(f.Filenames) > 0 && f.Version.version == nil
-	if opts.Profile == nil {
-		if p, _, ok := f.quietProfile(ctx, streams); ok {
-			opts.Profile = &p
-		}
-	}
-	if opts.Profile == nil {
-		cluster, err := f.Load(ctx, streams)
-		if err != nil {
-			return nil, nil, err
-		}
-		m, err := f.BuildModel(ctx, cluster, opts, streams.ErrOut)
-		return cluster, m, err
-	}
-	builder := model.NewBuilder(opts)
-	cluster, err := f.load(ctx, streams, builder)
+	in, err := f.open(ctx, streams, nil, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	m := builder.Finish(cluster)
-	if byKubelets {
-		if m, err = f.followKubelets(cluster, m, opts, streams.ErrOut); err != nil {
-			return nil, nil, err
-		}
-	}
-	m.WriteWarnings(streams.ErrOut)
-	return cluster, m, nil
+	return in.Cluster, in.Model, nil
 }
 
-// followKubelets rebuilds m, read from files without --kube-version, for
-// the version the nodes' kubelets give (kubeletProfile) when that is not
-// the one modelled.
-func (f *InputFlags) followKubelets(cluster *load.Cluster, m *model.Model, opts cache.Options, notes io.Writer) (*model.Model, error) {
-	p, ok := f.kubeletProfile(cluster, m.Cache.Profile().Version, notes)
-	if !ok {
-		return m, nil
+// pipelineError maps the pipeline's usage errors to exit code 2.
+func pipelineError(err error) error {
+	var ue *pipeline.UsageError
+	if errors.As(err, &ue) {
+		return usageError(err)
 	}
-	opts.Profile = &p
-	return model.Build(cluster, opts)
-}
-
-// quietProfile is Profile when it needs nothing but the flags, or a live
-// server's version that reads without error or warning.
-func (f *InputFlags) quietProfile(ctx context.Context, streams genericiooptions.IOStreams) (cache.Profile, VersionChoice, bool) {
-	if len(f.Filenames) == 0 {
-		// The client Load will use, with its warnings going where Load's go.
-		if _, _, err := f.client(streams.ErrOut); err != nil {
-			return cache.Profile{}, VersionChoice{}, false
-		}
-	}
-	var said bytes.Buffer
-	p, choice, err := f.Profile(ctx, &said)
-	if err != nil || said.Len() > 0 {
-		return cache.Profile{}, VersionChoice{}, false
-	}
-	return p, choice, true
+	return err
 }
 
 // isTerminal reports whether w is a terminal (for progress and colour).

@@ -45,3 +45,12 @@ func collectOftenForLargeScript(steps int) {
 		debug.SetGCPercent(100)
 	}
 }
+
+// processMemory is the memory policy of the process (pipeline.MemoryPolicy)
+// as the rules of memlimit*.go size it.
+type processMemory struct{}
+
+func (processMemory) InputBytes(n int64) { raiseMemoryLimitForInput(n) }
+func (processMemory) Nodes(n int64)      { raiseMemoryLimitForNodes(n) }
+func (processMemory) Decisions()         { raiseMemoryLimitForDecisions() }
+func (processMemory) ScriptSteps(n int)  { collectOftenForLargeScript(n) }

@@ -110,13 +110,11 @@ func (o *NextNodesOptions) Run() error {
 	if err != nil {
 		return err
 	}
-	profile, _, err := o.Input.Profile(o.context(), o.ErrOut)
+	choice, err := o.Input.Choose(o.context(), o.IOStreams, cluster, o.ErrOut)
 	if err != nil {
 		return err
 	}
-	if p, ok := o.Input.kubeletProfile(cluster, profile.Version, o.ErrOut); ok {
-		profile = p
-	}
+	profile := choice.Profile
 	order := views.NodeOrder(cluster.Source, cluster.Nodes, views.NodeOrderOptions{
 		Count: o.Count, Cycles: o.Cycles, Percentage: o.Percentage, Behavior: &profile.Behavior})
 	return o.Output.PrintTable(o.Out, order, func(t printers.TableOptions) (*printers.Table, error) { return printers.NodeOrderTable(order, t), nil }, nil)

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -11,7 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/schedcache/kubectl-schedcache/internal/decide"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/report"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -116,42 +115,44 @@ func (o *ReportOptions) Validate() error {
 }
 
 // Run loads the cluster, decides the pending pods and writes the page.
+// The page shows every note and warning the command says on stderr.
 func (o *ReportOptions) Run() error {
 	ctx := o.context()
-	raiseMemoryLimitForDecisions()
+	o.Input.memory.Decisions()
 	cfg, err := o.schedulerConfig()
 	if err != nil {
 		return err
 	}
-	// The page shows what the commands would say on stderr: the lines go
-	// there as usual and into the header too.
-	said := &saidLines{w: o.ErrOut}
-	streams := o.IOStreams
-	streams.ErrOut = said
-	in, err := o.inputOf(ctx, streams, cfg)
+	var notes pipeline.Notes
+	in, err := o.inputOf(ctx, cfg, &notes)
+	if in != nil {
+		in.Warnings = notes.Lines()
+	}
+	_, _ = notes.WriteTo(o.ErrOut)
 	if err != nil {
 		return err
 	}
-	in.Warnings = said.lines()
 	if err := ctx.Err(); err != nil { // Ctrl-C: no page, even a complete one
 		return err
 	}
 	return o.write(in)
 }
 
-func (o *ReportOptions) schedulerConfig() (*decide.Config, error) {
-	return schedulerConfigFile(o.ConfigFile)
+func (o *ReportOptions) schedulerConfig() (*pipeline.Config, error) {
+	return pipeline.LoadConfig(o.ConfigFile)
 }
 
-// inputOf builds the page's input from the views: the dump's counts,
-// requested, next-nodes (one round and the first cycles) and why -A.
-func (o *ReportOptions) inputOf(ctx context.Context, streams genericiooptions.IOStreams, cfg *decide.Config) (*report.Input, error) {
-	edited, err := o.WhatIf.load(ctx, o.Input, streams)
+// inputOf builds the page's input through the pipeline and the views: the
+// dump's counts, requested, next-nodes (one round and the first cycles)
+// and why -A's decisions, with their notes on notes.
+func (o *ReportOptions) inputOf(ctx context.Context, cfg *pipeline.Config, notes *pipeline.Notes) (*report.Input, error) {
+	edited, err := pipeline.Open(ctx, o.Input.request(o.IOStreams, o.WhatIf.pipelineEdits(), cache.Options{}), notes)
 	if err != nil {
-		return nil, err
+		return nil, pipelineError(err)
 	}
 	m := edited.Model
 	profile := m.Cache.Profile()
+	pipeline.NoteDecisionVersion(notes, profile.Version)
 	in := &report.Input{
 		Source: m.Source, Generated: o.Now(), Version: profile.Version.String(), Decisions: cache.Latest.String(),
 		Nodes: m.Nodes,
@@ -171,60 +172,28 @@ func (o *ReportOptions) inputOf(ctx context.Context, streams genericiooptions.IO
 		nodeViews()
 		return in, nil
 	}
-	return in, o.decidePending(ctx, streams, edited, cfg, in, nodeViews)
+	return in, o.decidePending(ctx, edited, cfg, in, nodeViews, notes)
 }
 
-// decidePending fills in the verdicts of the pending pods (and, with
-// what-if flags, what changed), running nodeViews meanwhile: the views
-// read the model's cache, the cycles a snapshot taken before, and on two
-// cores the views' time is otherwise added to the cycles'.
-func (o *ReportOptions) decidePending(ctx context.Context, streams genericiooptions.IOStreams, edited *whatIfInput, cfg *decide.Config, in *report.Input, nodeViews func()) error {
-	cluster, m := edited.Cluster, edited.Model
-	snap := cache.NewEmptySnapshot()
-	if err := m.Cache.UpdateSnapshot(snap); err != nil {
-		return err
-	}
+// decidePending fills in the decisions of the pending pods, as why -A
+// makes them (and, with what-if edits, what changed), running nodeViews
+// meanwhile: the views read the model's cache, the cycles a snapshot
+// taken before, and on two cores the views' time is otherwise added to the
+// cycles'.
+func (o *ReportOptions) decidePending(ctx context.Context, edited *pipeline.Input, cfg *pipeline.Config, in *report.Input, nodeViews func(), notes *pipeline.Notes) error {
 	var views sync.WaitGroup
 	views.Go(nodeViews)
 	defer views.Wait()
-	if cfg.HasExtenders() {
-		fmt.Fprintln(streams.ErrOut, "warning: the configuration names scheduler extenders, which are not called: their filters and scores are missing")
-	}
-	warnMissing(streams.ErrOut, m.Pending, cluster.Objects)
-	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: cluster.Objects, Config: cfg, OmitNodes: true, Cycles: len(m.Pending)})
+	d, err := pipeline.Decide(ctx, edited, cfg, edited.Model.Pending, pipeline.Detail{OmitNodes: true}, true, notes)
 	if err != nil {
 		return err
 	}
-	defer e.Close()
-	for _, p := range m.Pending {
-		if err := ctx.Err(); err != nil { // a reused verdict runs no cycle to notice
-			return err
-		}
-		v, err := e.Evaluate(ctx, p)
-		if err != nil {
-			return fmt.Errorf("pod %s: %w", oneLine(p.Namespace+"/"+p.Name), err)
-		}
-		in.Verdicts = append(in.Verdicts, v)
-	}
+	pipeline.WarnRecorded(notes, d.Report)
+	in.Verdicts = d.Verdicts
 	if in.WhatIf != nil {
-		changed, err := o.whatIfChanged(ctx, streams, edited, cfg, in.Verdicts)
-		if err != nil {
-			return err
-		}
-		in.WhatIf.Changed = changed
+		in.WhatIf.Changed = d.Report.WhatIf.Changed
 	}
 	return nil
-}
-
-// whatIfChanged is why -A's "what changed" for the page: the pending pods
-// whose verdict differs on the cluster as it is (noted on stderr too).
-func (o *ReportOptions) whatIfChanged(ctx context.Context, streams genericiooptions.IOStreams, edited *whatIfInput, cfg *decide.Config, verdicts []*decide.Verdict) ([]v1alpha1.ChangedPod, error) {
-	why := &WhyOptions{Input: o.Input, WhatIf: o.WhatIf, IOStreams: streams}
-	rep := views.SchedulingReport(edited.Model.Source, cfg.Source, verdicts)
-	if err := why.whatIfChanges(ctx, rep, edited, cfg, verdicts); err != nil {
-		return nil, err
-	}
-	return rep.WhatIf.Changed, nil
 }
 
 // summaryOf counts the NodeInfos, their pods and the pending pods as the

@@ -1,12 +1,10 @@
 package cmd
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/schedcache/kubectl-schedcache/internal/report"
 )
@@ -40,45 +38,6 @@ func (o *ReportOptions) write(in *report.Input) error {
 	fmt.Fprintf(o.ErrOut, "wrote %s (%s): %d nodes, %d pending pods\n", oneLine(o.OutFile), sizeText(counted.n), len(in.Requested.Nodes), len(in.Verdicts))
 	return nil
 }
-
-// saidLines passes what is written to w and keeps its warning and note
-// lines, each once, in order.
-type saidLines struct {
-	w       io.Writer
-	partial bytes.Buffer
-	said    []string
-	seen    map[string]bool
-}
-
-func (s *saidLines) Write(p []byte) (int, error) {
-	s.partial.Write(p)
-	for {
-		line, err := s.partial.ReadString('\n')
-		if err != nil {
-			// An unfinished line waits for its end.
-			s.partial.Reset()
-			s.partial.WriteString(line)
-			break
-		}
-		s.keep(strings.TrimSuffix(line, "\n"))
-	}
-	return s.w.Write(p)
-}
-
-func (s *saidLines) keep(line string) {
-	if !strings.HasPrefix(line, "warning:") && !strings.HasPrefix(line, "note:") {
-		return
-	}
-	if s.seen == nil {
-		s.seen = map[string]bool{}
-	}
-	if !s.seen[line] {
-		s.seen[line] = true
-		s.said = append(s.said, line)
-	}
-}
-
-func (s *saidLines) lines() []string { return s.said }
 
 type countingWriter struct {
 	w io.Writer

@@ -172,13 +172,8 @@ func (q *quietWriter) Write(p []byte) (int, error) {
 }
 
 // unwrapQuiet returns the writer behind a quietWriter that is not quiet
-// (for terminal checks), io.Discard behind a quiet one, else w; through
-// report's saidLines too.
+// (for terminal checks), io.Discard behind a quiet one, else w.
 func unwrapQuiet(w io.Writer) io.Writer {
-	if s, ok := w.(*saidLines); ok {
-		// report's stderr, which keeps the warnings for its page.
-		w = s.w
-	}
 	q, ok := w.(*quietWriter)
 	switch {
 	case !ok:

@@ -18,6 +18,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/simulate"
 	"github.com/schedcache/kubectl-schedcache/internal/simulate/script"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -340,55 +341,48 @@ func (o *SimulateOptions) simOptions(ttl simulate.TTLChoice, p *cache.Profile, c
 	}
 }
 
-// newSimulator loads the input into a Simulator. When the modelled
-// version is known before the input is read without a word to say (files;
-// a live server whose version reads quietly), the flags are checked first
-// and the cache model is built while the input is read, as LoadWithModel
-// does for the other commands: at 150,000 pods a second pass costs seconds.
-// Otherwise the input is loaded first, so that an unreachable server is
-// reported by the listing's own error.
+// newSimulator loads the input into a Simulator through the pipeline:
+// the version is chosen as for every command (for files, from the nodes'
+// kubelets), and the TTL and the timeline's ticks, which depend on it,
+// are resolved once it is, before the cache is made; the model is built
+// while the input is read (without what-if edits).
 func (o *SimulateOptions) newSimulator() (*simulate.Simulator, *load.Cluster, simulate.TTLChoice, error) {
-	var cluster *load.Cluster
-	// The version is read once: a live server is asked for it each time.
-	profile, choice, whileReading := o.Input.quietProfile(o.context(), o.IOStreams)
-	// With what-if edits, the input is loaded, then edited, then modelled.
-	whileReading = whileReading && !o.WhatIf.Given()
-	if !whileReading {
-		var err error
-		if cluster, err = o.WhatIf.loadEdited(o.context(), o.Input, o.IOStreams); err != nil {
-			return nil, nil, simulate.TTLChoice{}, err
-		}
-		if profile, choice, err = o.Input.Profile(o.context(), o.ErrOut); err != nil {
-			return nil, nil, simulate.TTLChoice{}, err
-		}
-	}
-	ttl, err := simulate.ResolveTTL(o.ttl, &profile.Behavior, choice.Given, choice.Why)
-	if err != nil {
-		return nil, nil, ttl, err
-	}
-	if err := o.checkTicks(ttl.TTL, &profile); err != nil {
-		return nil, nil, ttl, usageError(err)
-	}
 	cfg, err := o.schedulerConfig()
 	if err != nil {
+		return nil, nil, simulate.TTLChoice{}, err
+	}
+	var ttl simulate.TTLChoice
+	var profile cache.Profile
+	configure := func(c pipeline.Choice, opts *cache.Options) error {
+		t, err := simulate.ResolveTTL(o.ttl, &c.Profile.Behavior, c.Given, c.Why)
+		if err != nil {
+			return err
+		}
+		if err := o.checkTicks(t.TTL, &c.Profile); err != nil {
+			return usageError(err)
+		}
+		ttl, profile, opts.TTL = t, c.Profile, t.TTL
+		return nil
+	}
+	var cluster *load.Cluster
+	sim, err := simulate.New(o.simOptions(simulate.TTLChoice{}, nil, cfg), func(opts cache.Options) (*model.Model, []k8sruntime.Object, error) {
+		opts.Profile = nil // chosen by the pipeline, for this input
+		req := o.Input.request(o.IOStreams, o.WhatIf.pipelineEdits(), opts)
+		req.Configure = configure
+		var notes pipeline.Notes
+		in, err := pipeline.Open(o.context(), req, &notes)
+		_, _ = notes.WriteTo(o.ErrOut)
+		if err != nil {
+			return nil, nil, pipelineError(err)
+		}
+		cluster, o.WhatIf.applied = in.Cluster, in.Applied
+		return in.Model, in.Cluster.Objects, nil
+	})
+	if err != nil {
 		return nil, nil, ttl, err
 	}
-	// The model of the other commands, built with the simulation's clock
-	// and observer.
-	sim, err := simulate.New(o.simOptions(ttl, &profile, cfg), func(opts cache.Options) (*model.Model, []k8sruntime.Object, error) {
-		var m *model.Model
-		var err error
-		if whileReading {
-			cluster, m, err = o.Input.LoadWithModel(o.context(), o.IOStreams, opts)
-		} else {
-			m, err = o.Input.BuildModel(o.context(), cluster, opts, o.ErrOut)
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		return m, cluster.Objects, nil
-	})
-	return sim, cluster, ttl, err
+	sim.SetVersion(ttl, &profile)
+	return sim, cluster, ttl, nil
 }
 
 // Run loads the cluster, runs the simulation and prints it. Mistakes in
@@ -411,7 +405,7 @@ func (o *SimulateOptions) Run() error {
 		return err
 	}
 	defer sim.Close()
-	o.noteVersions(sim.Model(), cluster)
+	noteDecisionVersion(o.ErrOut, sim.Model().Cache.Profile().Version)
 	pods, err := o.podsToSimulate(sim.Model())
 	if errors.Is(err, errNoPendingPods) {
 		// As kubectl get when a namespace or selector matches nothing.

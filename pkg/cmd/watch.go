@@ -103,19 +103,19 @@ func runWatch(ctx context.Context, in *InputFlags, out *OutputFlags, wf *WatchFl
 	// warning about its version first: that waits until the server has
 	// answered.
 	var said bytes.Buffer
-	profile, choice, err := in.Profile(ctx, &said)
+	choice, err := in.Choose(ctx, streams, nil, &said)
 	if err != nil {
 		return err
 	}
 	sayVersion := func() { _, _ = streams.ErrOut.Write(said.Bytes()) }
 	var synced func()
-	if load.Unreached(choice.err, host) != nil {
+	if load.Unreached(choice.ServerErr, host) != nil {
 		synced = sayVersion
 	} else {
 		sayVersion()
 	}
 	w := watch.New(watch.Options{Client: client, Source: source, Host: host, Notes: streams.ErrOut, Clock: wf.clock,
-		Cache: cache.Options{Profile: &profile}, Synced: synced})
+		Cache: cache.Options{Profile: &choice.Profile}, Synced: synced})
 	r := &watchRenderer{view: view, out: out, watchOnly: wf.WatchOnly, opts: out.TableOptions(streams.Out)}
 	return w.Run(ctx, streams.Out, r.render)
 }

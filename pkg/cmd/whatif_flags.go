@@ -4,16 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
-	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
-	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/whatif"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
@@ -49,15 +47,9 @@ type nodeFile struct {
 	given bool
 }
 
-// whatIfInput is the input of a decision command with the edits applied.
-type whatIfInput struct {
-	// Cluster and Model are the edited ones (the input's without edits).
-	Cluster *load.Cluster
-	Model   *model.Model
-	// Applied and Original (the unedited input) are nil without edits.
-	Applied  *whatif.Applied
-	Original *load.Cluster
-}
+// whatIfInput is the input of a decision command with the edits applied
+// (the pipeline's Input).
+type whatIfInput = pipeline.Input
 
 // NewWhatIfFlags returns WhatIfFlags without edits.
 func NewWhatIfFlags() *WhatIfFlags { return &WhatIfFlags{} }
@@ -138,69 +130,28 @@ func (w *WhatIfFlags) Validate() error {
 	return nil
 }
 
-// load loads the input, applies the edits and builds the model; without
-// edits it is exactly in.LoadWithModel. The applied edits are noted once
-// on stderr.
-func (w *WhatIfFlags) load(ctx context.Context, in *InputFlags, streams genericiooptions.IOStreams) (*whatIfInput, error) {
+// pipelineEdits are the edits for the pipeline; nil without any.
+func (w *WhatIfFlags) pipelineEdits() *pipeline.Edits {
 	if !w.Given() {
-		c, m, err := in.LoadWithModel(ctx, streams, cache.Options{})
-		return &whatIfInput{Cluster: c, Model: m}, err
+		return nil
 	}
-	orig, err := in.Load(ctx, streams)
-	if err != nil {
-		return nil, err
+	e := &pipeline.Edits{Edits: w.edits, UntilFits: w.UntilFits}
+	for _, f := range w.files {
+		e.Files = append(e.Files, pipeline.NodeFile{Name: f.name, Count: f.count})
 	}
-	edited, applied, err := w.apply(orig, in, streams)
-	if err != nil {
-		return nil, err
-	}
-	m, err := in.BuildModel(ctx, edited, cache.Options{}, streams.ErrOut)
-	if err != nil {
-		return nil, err
-	}
-	return &whatIfInput{Cluster: edited, Model: m, Applied: applied, Original: orig}, nil
+	return e
 }
 
-// apply reads the --add-node-file templates and applies the edits to c,
-// noting them on stderr. Mistakes (an unknown node or pod, a bad file) are
-// usage errors.
-func (w *WhatIfFlags) apply(c *load.Cluster, in *InputFlags, streams genericiooptions.IOStreams) (*load.Cluster, *whatif.Applied, error) {
-	edits := w.edits
-	edits.AddNodes = append([]whatif.NodeCopies(nil), edits.AddNodes...)
-	for _, f := range w.files {
-		nodes, err := readNodeFile(f.name, streams.In, in.Limits(), streams.ErrOut)
-		if err != nil {
-			return nil, nil, usageError(err)
-		}
-		for _, n := range nodes {
-			edits.AddNodes = append(edits.AddNodes, whatif.NodeCopies{Template: n.Name, Node: n, File: f.name, Count: f.count})
-		}
-	}
-	if w.UntilFits && len(edits.AddNodes) != 1 {
-		return nil, nil, usageError(fmt.Errorf("--until-fits needs one template node, --add-node-file %s holds %d", oneLine(w.files[0].name), len(edits.AddNodes)))
-	}
-	if w.UntilFits {
-		t := edits.AddNodes[0]
-		if t.Node == nil {
-			for _, n := range c.Nodes {
-				if n.Name == t.Template {
-					t.Node = n
-				}
-			}
-			if t.Node == nil {
-				return nil, nil, usageError(fmt.Errorf("--add-node %s: no such node in the input", oneLine(t.Template)))
-			}
-			t.File = ""
-		}
-		w.template, edits.AddNodes = &t, nil
-	}
-	edited, applied, err := whatif.Apply(c, edits)
+// load opens the input through the pipeline with the edits applied (notes
+// said on streams.ErrOut); without edits the model is built while the
+// input is read.
+func (w *WhatIfFlags) load(ctx context.Context, in *InputFlags, streams genericiooptions.IOStreams) (*whatIfInput, error) {
+	input, err := in.open(ctx, streams, w.pipelineEdits(), cache.Options{})
 	if err != nil {
-		return nil, nil, usageError(err)
+		return nil, err
 	}
-	noteWhatIf(streams.ErrOut, applied)
-	w.applied = applied
-	return edited, applied, nil
+	w.template, w.applied = input.Template, input.Applied
+	return input, nil
 }
 
 // report is the whatIf field of a report: what apply did, nil without
@@ -214,31 +165,14 @@ func (w *WhatIfFlags) report() *v1alpha1.WhatIf {
 }
 
 // loadEdited loads the input and applies the edits (without any, exactly
-// in.Load).
+// in.Load), without a model.
 func (w *WhatIfFlags) loadEdited(ctx context.Context, in *InputFlags, streams genericiooptions.IOStreams) (*load.Cluster, error) {
-	c, err := in.Load(ctx, streams)
-	if err != nil || !w.Given() {
-		return c, err
+	if !w.Given() {
+		return in.Load(ctx, streams)
 	}
-	edited, _, err := w.apply(c, in, streams)
-	return edited, err
-}
-
-func noteWhatIf(w io.Writer, a *whatif.Applied) {
-	if s := a.Summary(); s != "" {
-		fmt.Fprintf(w, "note: what-if: %s\n", oneLine(s))
-	}
-}
-
-// readNodeFile reads the Nodes of an --add-node-file (with the reader and
-// limits of -f); an error names the file when it holds none.
-func readNodeFile(name string, stdin io.Reader, limits load.Limits, warnings io.Writer) ([]*v1.Node, error) {
-	c, err := load.ReadFiles(load.FileOptions{Filenames: []string{name}, Stdin: stdin, Limits: limits}, warnings)
+	input, err := w.load(ctx, in, streams)
 	if err != nil {
-		return nil, fmt.Errorf("--add-node-file %s: %w", oneLine(name), err)
+		return nil, err
 	}
-	if len(c.Nodes) == 0 {
-		return nil, fmt.Errorf("--add-node-file %s: no Node in the file", oneLine(name))
-	}
-	return c.Nodes, nil
+	return input.Cluster, nil
 }

@@ -9,15 +9,12 @@ import (
 	"github.com/spf13/cobra"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
-	"github.com/schedcache/kubectl-schedcache/internal/views"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
-	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 )
 
@@ -176,7 +173,7 @@ func (o *WhyOptions) Run() error {
 }
 
 func (o *WhyOptions) run(ctx context.Context) error {
-	raiseMemoryLimitForDecisions()
+	o.Input.memory.Decisions()
 	if len(o.ConfigFiles) > 1 {
 		return o.compareConfigs(ctx)
 	}
@@ -203,14 +200,19 @@ func (o *WhyOptions) run(ctx context.Context) error {
 	if len(targets) == 0 {
 		return nil
 	}
-	verdicts, err := o.evaluate(ctx, m, cluster.Objects, cfg, targets)
+	var notes pipeline.Notes
+	d, err := pipeline.Decide(ctx, in, cfg, targets, o.detail(), len(o.Pods) == 0, &notes)
+	_, _ = notes.WriteTo(o.ErrOut)
 	if err != nil {
 		return err
 	}
-	report := views.SchedulingReport(m.Source, cfg.Source, verdicts)
-	if err := o.whatIfChanges(ctx, report, in, cfg, verdicts); err != nil {
-		return err
-	}
+	return o.print(d.Report)
+}
+
+// print writes report as -o asks, the recorded verdicts that differ on
+// stderr when the output does not show them, and the summary line; exit
+// code 1 when a pod would stay Pending.
+func (o *WhyOptions) print(report *v1alpha1.SchedulingReport) error {
 	var detail func(printers.TableOptions) error
 	if o.Output.Wide() || len(o.Pods) == 1 {
 		detail = func(t printers.TableOptions) error { return printers.PrintSchedulingDetails(o.Out, report, t) }
@@ -220,10 +222,12 @@ func (o *WhyOptions) run(ctx context.Context) error {
 		return err
 	}
 	if detail == nil || !o.Output.IsTable() {
-		warnRecorded(o.ErrOut, report)
+		var notes pipeline.Notes
+		pipeline.WarnRecorded(&notes, report)
+		_, _ = notes.WriteTo(o.ErrOut)
 	}
-	fmt.Fprintln(o.ErrOut, summary(verdicts))
-	return outcome(verdicts)
+	fmt.Fprintln(o.ErrOut, summary(report))
+	return outcome(report)
 }
 
 // showsNodes reports whether the output has per-node results: the detail
@@ -251,82 +255,55 @@ func (o *WhyOptions) nearMissNodes() int {
 // nearMissesShown is how many nodes a near-miss summary names.
 const nearMissesShown = 5
 
-func (o *WhyOptions) schedulerConfig() (*decide.Config, error) {
+func (o *WhyOptions) schedulerConfig() (*pipeline.Config, error) {
 	if len(o.ConfigFiles) == 0 {
 		return schedulerConfigFile("")
 	}
 	return schedulerConfigFile(o.ConfigFiles[0])
 }
 
-// evaluate runs each target's scheduling cycle over m, keeping in the
-// verdicts the per-node results and near misses the output shows.
-func (o *WhyOptions) evaluate(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config, targets []*v1.Pod) ([]*decide.Verdict, error) {
-	return o.evaluateWith(ctx, m, objects, cfg, targets, !o.showsNodes(), o.nearMissNodes())
+// detail is how much of each verdict the output shows.
+func (o *WhyOptions) detail() pipeline.Detail {
+	return pipeline.Detail{OmitNodes: !o.showsNodes(), NearMisses: o.nearMissNodes(), EvaluateEach: o.evaluateEach}
 }
 
-// evaluateWith is evaluate with the detail chosen by the caller: omitNodes
-// drops the per-node results, nearMisses is decide.Input.NearMisses.
-func (o *WhyOptions) evaluateWith(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config, targets []*v1.Pod, omitNodes bool, nearMisses int) ([]*decide.Verdict, error) {
-	snap := cache.NewEmptySnapshot()
-	if err := m.Cache.UpdateSnapshot(snap); err != nil {
-		return nil, err
-	}
-	if cfg.HasExtenders() {
-		fmt.Fprintln(o.ErrOut, "warning: the configuration names scheduler extenders, which are not called: their filters and scores are missing")
-	}
-	warnMissing(o.ErrOut, targets, objects)
-	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects, Config: cfg, OmitNodes: omitNodes, NearMisses: nearMisses, EvaluateEach: o.evaluateEach, Cycles: len(targets)})
-	if err != nil {
-		return nil, err
-	}
-	defer e.Close()
-	out := make([]*decide.Verdict, 0, len(targets))
-	for _, p := range targets {
-		if err := ctx.Err(); err != nil { // a reused verdict runs no cycle to notice
-			return nil, err
-		}
-		v, err := e.Evaluate(ctx, p)
-		if err != nil {
-			return nil, fmt.Errorf("pod %s: %w", oneLine(p.Namespace+"/"+p.Name), err)
-		}
-		if p.Spec.NodeName != "" {
-			fmt.Fprintf(o.ErrOut, "note: pod %s/%s is not pending: it is bound to node %s ('requested --pod %s/%s' checks it as if it were pending)\n",
-				oneLine(p.Namespace), oneLine(p.Name), oneLine(p.Spec.NodeName), oneLine(p.Namespace), oneLine(p.Name))
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-// outcome maps the verdicts to the exit status: 1, silently, when a pod
-// would stay Pending.
-func outcome(verdicts []*decide.Verdict) error {
-	for _, v := range verdicts {
-		if v.Result == decide.Unschedulable || v.Result == decide.Gated {
+// outcome maps the decisions to the exit status: 1, silently, when a pod
+// would stay Pending (unschedulable or gated).
+func outcome(r *v1alpha1.SchedulingReport) error {
+	for i := range r.Pods {
+		if res := r.Pods[i].Result; res == resultUnschedulable || res == resultGated {
 			return &exitError{code: ExitError, err: errNotScheduled, silent: true}
 		}
 	}
 	return nil
 }
 
-// summary counts the verdicts by result, e.g. "4 pods: 1 scheduled, 3
+// The results of a PodDecision (v1alpha1), in the summary's order.
+const (
+	resultScheduled     = "scheduled"
+	resultUnschedulable = "unschedulable"
+	resultGated         = "gated"
+	resultSkipped       = "skipped"
+)
+
+// summary counts the decisions by result, e.g. "4 pods: 1 scheduled, 3
 // unschedulable".
-func summary(verdicts []*decide.Verdict) string {
-	counts := map[decide.Result]int{}
-	for _, v := range verdicts {
-		counts[v.Result]++
+func summary(r *v1alpha1.SchedulingReport) string {
+	counts := map[string]int{}
+	for i := range r.Pods {
+		counts[r.Pods[i].Result]++
 	}
 	var parts []string
-	for _, r := range []decide.Result{decide.Scheduled, decide.Unschedulable, decide.Gated, decide.Skipped} {
-		if counts[r] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[r], r))
+	for _, res := range []string{resultScheduled, resultUnschedulable, resultGated, resultSkipped} {
+		if counts[res] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[res], res))
 		}
 	}
 	noun := "pods"
-	if len(verdicts) == 1 {
+	if len(r.Pods) == 1 {
 		noun = "pod"
 	}
-	return fmt.Sprintf("%d %s: %s", len(verdicts), noun, strings.Join(parts, ", "))
+	return fmt.Sprintf("%d %s: %s", len(r.Pods), noun, strings.Join(parts, ", "))
 }
 
 // targets resolves the POD arguments, or selects the pending pods of the

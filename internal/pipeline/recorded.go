@@ -1,9 +1,7 @@
-package cmd
+package pipeline
 
 import (
-	"fmt"
-	"io"
-
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 )
@@ -12,11 +10,12 @@ import (
 // on stderr; the others are counted.
 const recordedShown = 3
 
-// warnRecorded tells on stderr, for the outputs that do not show it, of
+// WarnRecorded adds, for the outputs that do not show it (the table
+// without details, the report page), a warning for each of
 // the pods whose own PodScheduled condition holds a verdict of the
 // cluster's scheduler that differs from this decision: both, marked, then
 // one line of the usual causes.
-func warnRecorded(w io.Writer, r *v1alpha1.SchedulingReport) {
+func WarnRecorded(notes *Notes, r *v1alpha1.SchedulingReport) {
 	n, generic := 0, false
 	for i := range r.Pods {
 		p := &r.Pods[i]
@@ -36,13 +35,13 @@ func warnRecorded(w io.Writer, r *v1alpha1.SchedulingReport) {
 		} else {
 			generic = true
 		}
-		fmt.Fprintf(w, "warning: pod %s: %s %s%s\n", oneLine(p.Pod), decided, oneLine(printers.RecordedText(p.ClusterScheduler)), oneLine(cause))
+		notes.Add(SeverityWarning, "pod %s: %s %s%s", termtext.Line(p.Pod), decided, termtext.Line(printers.RecordedText(p.ClusterScheduler)), termtext.Line(cause))
 	}
 	if n > recordedShown {
-		fmt.Fprintf(w, "warning: %d more pods whose recorded verdict differs (clusterScheduler in -o json)\n", n-recordedShown)
+		notes.Add(SeverityWarning, "%d more pods whose recorded verdict differs (clusterScheduler in -o json)", n-recordedShown)
 		generic = true
 	}
 	if generic {
-		fmt.Fprintf(w, "hint: where a decision differs from the cluster's scheduler's, %s\n", printers.DifferHint)
+		notes.Add(SeverityHint, "where a decision differs from the cluster's scheduler's, %s", printers.DifferHint)
 	}
 }
