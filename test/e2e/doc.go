@@ -19,6 +19,8 @@
 //   - scheduler_test.go: agreement with the real scheduler's SIGUSR2 dump;
 //   - drain_test.go: drain's prediction against a real drain (kubectl's
 //     drain code, the test playing the controllers) and the real scheduler;
+//   - drain_nodes_test.go: a drain of two nodes with the real kubectl
+//     v1.36.3 binary (node after node, --timeout past a held node);
 //   - failures_test.go: RBAC, authentication, unreachable servers, usage
 //     errors and pagination (audit log);
 //   - readonly_test.go: the audit log proves the plugin only reads;

@@ -189,7 +189,8 @@ func (f *fakeControllers) sync(ctx context.Context, t *testing.T) {
 	}
 	for name, orig := range f.originals {
 		ref := metav1.GetControllerOf(orig)
-		if exists[name] != nil || f.made[name] || ref == nil || ref.Kind == "DaemonSet" {
+		// A ReplicaSet counts a terminating pod as gone.
+		if live := exists[name]; live != nil && live.DeletionTimestamp == nil || f.made[name] || ref == nil || ref.Kind == "DaemonSet" {
 			continue
 		}
 		// As the ReplicaSet controller would: the template's spec, no node.
@@ -201,6 +202,7 @@ func (f *fakeControllers) sync(ctx context.Context, t *testing.T) {
 		}
 		f.made[name] = true
 	}
+	f.terminate(ctx, t, exists)
 	for name, p := range exists {
 		if !strings.HasSuffix(name, "-replacement") || p.Spec.NodeName == "" || f.ready[name] {
 			continue
@@ -225,6 +227,26 @@ func (f *fakeControllers) sync(ctx context.Context, t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+}
+
+// terminate stands in for the kubelet: a terminating pod (evicted with a
+// grace period) is deleted once its replacement is decided (bound, or
+// found unschedulable), as a grace period of seconds outlasts the
+// scheduler's cycles. A pod nothing replaces goes at once.
+func (f *fakeControllers) terminate(ctx context.Context, t *testing.T, exists map[string]*corev1.Pod) {
+	for name, p := range exists {
+		if p.DeletionTimestamp == nil || strings.HasSuffix(name, "-replacement") {
+			continue
+		}
+		rep := exists[name+"-replacement"]
+		if f.made[name] && (rep == nil || rep.Spec.NodeName == "" && scheduledCondition(rep) == nil) {
+			continue
+		}
+		err := f.cs.CoreV1().Pods(drainNS).Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: ptr.To[int64](0)})
+		if err != nil && !apierrors.IsNotFound(err) {
+			t.Fatal(err)
 		}
 	}
 }
