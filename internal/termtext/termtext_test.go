@@ -50,3 +50,31 @@ func TestFold(t *testing.T) {
 		}
 	}
 }
+
+// TestCount: the noun agrees with the count at 0, 1 and more, regular
+// English plurals of the last word.
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		noun, want string
+	}{
+		{0, "pod", "0 pods"},
+		{1, "pod", "1 pod"},
+		{2, "pod", "2 pods"},
+		{1, "pending pod", "1 pending pod"},
+		{5000, "pending pod", "5000 pending pods"},
+		{2, "PriorityClass", "2 PriorityClasses"},
+		{2, "index", "2 indexes"},
+		{2, "batch", "2 batches"},
+		{2, "policy", "2 policies"},
+		{2, "day", "2 days"},
+		{1, "policy", "1 policy"},
+	} {
+		if got := Count(tc.n, tc.noun); got != tc.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
+		}
+	}
+	if got := Agree(1, "was", "were") + " " + Agree(3, "was", "were"); got != "was were" {
+		t.Errorf("Agree: %q", got)
+	}
+}

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/schedcache/kubectl-schedcache/internal/whatif"
@@ -9,7 +10,10 @@ import (
 )
 
 // DrainReport renders a drain's outcome as the DrainReport kind, with its
-// one-line verdict.
+// one-line verdict. Its pods lead with what makes the drain unsafe:
+// blocked, then unschedulable, then not recreated, then scheduled, then
+// skipped (the pods a blocked node keeps last of all); within a result,
+// in the order the drain met them.
 func DrainReport(source, config string, o *whatif.DrainOutcome) *v1alpha1.DrainReport {
 	out := &v1alpha1.DrainReport{Source: source, Config: config, Nodes: append([]string{}, o.Nodes...), Safe: o.Safe(), Pods: []v1alpha1.DrainPod{}}
 	v1alpha1.SetKind(out, "DrainReport")
@@ -24,8 +28,27 @@ func DrainReport(source, config string, o *whatif.DrainOutcome) *v1alpha1.DrainR
 		}
 		out.Pods = append(out.Pods, d)
 	}
+	sort.SliceStable(out.Pods, func(i, j int) bool { return drainRank(&out.Pods[i]) < drainRank(&out.Pods[j]) })
 	out.Verdict = drainVerdict(out)
 	return out
+}
+
+// drainRank orders a drain's pods, what blocks the drain first.
+func drainRank(p *v1alpha1.DrainPod) int {
+	switch whatif.DrainResult(p.Result) {
+	case whatif.DrainBlocked:
+		return 0
+	case whatif.DrainUnschedulable:
+		return 1
+	case whatif.DrainNotRecreated:
+		return 2
+	case whatif.DrainScheduled:
+		return 3
+	}
+	if p.Message == whatif.BlockedByOthers(p.From) {
+		return 5
+	}
+	return 4
 }
 
 // drainVerdict says whether the drain is safe and why not, e.g. "not

@@ -1,8 +1,8 @@
 package whatif
 
 import (
-	"context"
 	"fmt"
+	"context"
 	"sort"
 	"time"
 
@@ -197,7 +197,7 @@ func (r *drainRun) drainNode(ctx context.Context, nr NodeRules, last bool) error
 			r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainSkipped, Message: leaveMessage(pr)})
 		case nr.Blocked:
 			r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainSkipped,
-				Message: fmt.Sprintf("not evicted: other pods block the drain of node %s", nr.Node)})
+				Message: BlockedByOthers(nr.Node)})
 		case r.stuck != "":
 			r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainSkipped,
 				Message: fmt.Sprintf("not evicted: kubectl drain waits for ever on node %s, whose pods a disruption budget holds back (--timeout gives up on a node)", r.stuck)})
@@ -234,6 +234,13 @@ func (r *drainRun) terminate(pods []*v1.Pod) error {
 		}
 	}
 	return nil
+}
+
+// BlockedByOthers is the message of a pod a node keeps, without blocking
+// its drain itself, because other pods on it do (kubectl drain evicts
+// nothing from such a node).
+func BlockedByOthers(node string) string {
+	return "not evicted: other pods block the drain of node " + node
 }
 
 // leaveMessage says why a pod stays: kubectl's warning, or the mirror pod

@@ -98,9 +98,10 @@ does: a node's replacements are placed before the next node's pods are
 evicted. A node whose pods a budget holds back stops the drain there, unless
 --timeout is given: kubectl then gives up on it and goes on.
 
-Prints one row per pod (POD FROM RESULT NODE MESSAGE) and the verdict on
-stderr. Exit codes: 0 safe (every evicted pod lands, nothing blocks), 1 not
-safe, 2 error.`,
+Prints one row per pod (POD FROM RESULT NODE MESSAGE), what blocks the drain
+first, the pods kept only because others block their node folded into one line
+per node (-o json lists every pod), and the verdict on stderr. Exit codes: 0
+safe (every evicted pod lands, nothing blocks), 1 not safe, 2 error.`,
 		Example:           drainExample,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeNodeNames(o.Input),

@@ -63,6 +63,9 @@ func (t *Table) permute(perm []int) {
 	if len(t.Keys) == len(perm) {
 		t.Keys = Permute(t.Keys, perm)
 	}
+	if len(t.Folds) == len(perm) {
+		t.Folds = Permute(t.Folds, perm)
+	}
 	if t.Reorder != nil {
 		t.Reorder(perm)
 	}

@@ -109,6 +109,15 @@ type Table struct {
 	// Reorder, when set, puts the printed object's own list in the order
 	// of Arrange's sort: perm[i] is the original index of row i.
 	Reorder func(perm []int)
+	// Folds, when set, is parallel to Rows: a row with a non-empty
+	// Folds[i] only repeats what the other rows say (a drain's "other
+	// pods block the drain"). A table printed for reading (Render with
+	// headers) leaves those rows out and prints one line per distinct
+	// value after the rows, FoldLine(value, n), n the rows it stands for,
+	// in the order the values first appear. CSV, custom columns, the
+	// structured formats and --no-headers keep every row.
+	Folds    []string
+	FoldLine func(value string, n int) string
 }
 
 // newTable returns a Table of plain text columns.
@@ -229,9 +238,12 @@ func (t *Table) header() []string {
 // terminal), a table wider than that is fitted by the width rule (fit.go):
 // free-text columns wrap, or else each row becomes a block; nothing is cut.
 func (t *Table) Render(w io.Writer, opts TableOptions) error {
-	rows := t.Rows
+	rows, after := t.Rows, t.After
 	if !opts.NoHeaders {
-		rows = append(append([][]Cell(nil), t.Rows...), t.Footer...)
+		var folded []string
+		rows, folded = t.fold()
+		rows = append(rows, t.Footer...)
+		after = append(folded, t.After...)
 	}
 	lines := make([][]string, len(rows))
 	for r, row := range rows {
@@ -253,7 +265,6 @@ func (t *Table) Render(w io.Writer, opts TableOptions) error {
 			if err := t.renderBlocks(w, lines, opts.MaxWidth, opts.Color); err != nil {
 				return err
 			}
-			after := t.After
 			if len(after) > 0 && after[0] != "" {
 				// The summary apart from the last block.
 				after = append([]string{""}, after...)
@@ -273,7 +284,34 @@ func (t *Table) Render(w io.Writer, opts TableOptions) error {
 	if opts.NoHeaders {
 		return nil
 	}
-	return writeLines(w, t.After)
+	return writeLines(w, after)
+}
+
+// fold returns the rows a table for reading prints and the lines that
+// stand for the folded ones (Folds).
+func (t *Table) fold() ([][]Cell, []string) {
+	if len(t.Folds) != len(t.Rows) || t.FoldLine == nil {
+		return append([][]Cell(nil), t.Rows...), nil
+	}
+	var rows [][]Cell
+	var values []string
+	n := map[string]int{}
+	for i, row := range t.Rows {
+		v := t.Folds[i]
+		if v == "" {
+			rows = append(rows, row)
+			continue
+		}
+		if n[v] == 0 {
+			values = append(values, v)
+		}
+		n[v]++
+	}
+	lines := make([]string, len(values))
+	for i, v := range values {
+		lines[i] = t.FoldLine(v, n[v])
+	}
+	return rows, lines
 }
 
 func writeLines(w io.Writer, lines []string) error {
