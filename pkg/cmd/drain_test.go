@@ -50,7 +50,8 @@ func TestDrainStderrAndExit(t *testing.T) {
 // placed with --include-pending (ahead of the replacements at equal
 // priority). In pending.yaml, n1 runs busy (1500m, no controller) and the
 // pending small (800m) fits only n2 (1 cpu); with n1 drained and --force,
-// busy is not recreated and small still goes to n2.
+// busy is not recreated and small still goes to n2. The table leads with
+// what makes the drain unsafe: the unschedulable pods, then busy, then small.
 func TestDrainIncludePending(t *testing.T) {
 	r := run(t, "", "drain", "-f", fixture("pending"), "n1", "--force")
 	if !strings.Contains(r.stderr, "note: 3 pods were Pending before the drain: they keep their state and are not placed") {
@@ -58,10 +59,10 @@ func TestDrainIncludePending(t *testing.T) {
 	}
 	r = run(t, "", "drain", "-f", fixture("pending"), "n1", "--force", "--include-pending", "--no-headers")
 	want := []string{
-		"apps/small   <none>   scheduled       n2",
 		"apps/big     <none>   unschedulable   <none>",
 		"apps/gated   <none>   unschedulable   <none>",
 		"apps/busy    n1       not-recreated   <none>",
+		"apps/small   <none>   scheduled       n2",
 	}
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	if len(lines) != len(want) {
