@@ -45,8 +45,8 @@ func drainRank(p *v1alpha1.DrainPod) int {
 	case whatif.DrainScheduled:
 		return 3
 	}
-	if p.Message == whatif.BlockedByOthers(p.From) {
-		return 5
+	if strings.HasPrefix(p.Message, whatif.NotEvicted) {
+		return 5 // kept only because of other pods: "other pods block the drain"
 	}
 	return 4
 }

@@ -1,8 +1,8 @@
 package whatif
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"sort"
 	"time"
 
@@ -200,7 +200,7 @@ func (r *drainRun) drainNode(ctx context.Context, nr NodeRules, last bool) error
 				Message: BlockedByOthers(nr.Node)})
 		case r.stuck != "":
 			r.report(PodOutcome{Pod: pr.Pod, From: nr.Node, Result: DrainSkipped,
-				Message: fmt.Sprintf("not evicted: kubectl drain waits for ever on node %s, whose pods a disruption budget holds back (--timeout gives up on a node)", r.stuck)})
+				Message: fmt.Sprintf(NotEvicted+"kubectl drain waits for ever on node %s, whose pods a disruption budget holds back (--timeout gives up on a node)", r.stuck)})
 		default:
 			evicted = append(evicted, pr.Pod)
 			if err := r.evict(waiter{pod: pr.Pod, from: nr.Node, order: r.order}); err != nil {
@@ -236,11 +236,16 @@ func (r *drainRun) terminate(pods []*v1.Pod) error {
 	return nil
 }
 
+// NotEvicted starts the message of a pod kept, without blocking anything
+// itself, only because of other pods: those of its node (BlockedByOthers)
+// or those a budget holds back on an earlier node.
+const NotEvicted = "not evicted: "
+
 // BlockedByOthers is the message of a pod a node keeps, without blocking
 // its drain itself, because other pods on it do (kubectl drain evicts
 // nothing from such a node).
 func BlockedByOthers(node string) string {
-	return "not evicted: other pods block the drain of node " + node
+	return NotEvicted + "other pods block the drain of node " + node
 }
 
 // leaveMessage says why a pod stays: kubectl's warning, or the mirror pod
