@@ -89,7 +89,8 @@ func typeMetaKind(apiVersion, kind string, def *schema.GroupVersionKind) (schema
 }
 
 // withListDefault fills in what gvk lacks from def (the List's item kind)
-// when def is not nil.
+// when def is not nil, and reads a retired workload version as the apps/v1
+// kind it is served as (ServedKind).
 func withListDefault(gvk schema.GroupVersionKind, def *schema.GroupVersionKind) schema.GroupVersionKind {
 	if def != nil {
 		if gvk.Kind == "" {
@@ -99,7 +100,7 @@ func withListDefault(gvk schema.GroupVersionKind, def *schema.GroupVersionKind) 
 			gvk.Group, gvk.Version = def.Group, def.Version
 		}
 	}
-	return gvk
+	return ServedKind(gvk)
 }
 
 // errNoKind and errNoAPIVersion are decoding errors of objects without them.

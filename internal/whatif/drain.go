@@ -13,9 +13,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/kubectl/pkg/drain"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load"
 )
 
 // DrainRules are the flags of kubectl drain that decide which of a node's
@@ -134,8 +137,9 @@ func PlanDrain(ctx context.Context, nodes []string, podsOf map[string][]*v1.Pod,
 			if !selector.Matches(labels.Set(p.Labels)) {
 				continue // kubectl lists only the selected pods
 			}
-			listed = p
-			r := ruleOf(helper, p)
+			listed = asServed(p)
+			r := ruleOf(helper, listed)
+			r.Pod = p
 			r.Node = node
 			nr.Blocked = nr.Blocked || r.Disposition == Block
 			nr.Pods = append(nr.Pods, r)
@@ -183,6 +187,33 @@ func ruleOf(helper *drain.Helper, p *v1.Pod) PodRule {
 		r.Disposition = Evict
 	}
 	return r
+}
+
+// asServed returns p, or a copy of it whose controller reference names the
+// apps/v1 kind of a retired workload version (load.ServedKind): kubectl
+// drain v0.36 takes a pod for a DaemonSet's only when its controller is
+// "apps/v1" "DaemonSet" (filters.go isControllerRefDaemonSet), which the
+// pods of a v1.15-or-older cluster's DaemonSets ("extensions/v1beta1",
+// "apps/v1beta2") never say; their DaemonSets are served as apps/v1 now,
+// and kubectl of those clusters' days looked at the kind alone.
+func asServed(p *v1.Pod) *v1.Pod {
+	ref := metav1.GetControllerOfNoCopy(p)
+	if ref == nil {
+		return p
+	}
+	named := schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind)
+	gvk := load.ServedKind(named)
+	if gvk == named {
+		return p
+	}
+	out := *p
+	out.OwnerReferences = append([]metav1.OwnerReference(nil), p.OwnerReferences...)
+	for i := range out.OwnerReferences {
+		if r := &out.OwnerReferences[i]; r.Controller != nil && *r.Controller {
+			r.APIVersion = gvk.GroupVersion().String()
+		}
+	}
+	return &out
 }
 
 // listOrder sorts pods as the API server lists them (by namespace, then

@@ -114,6 +114,8 @@ func TestGolden(t *testing.T) {
 		{"drain.txt", []string{"drain", "-f", fixture("drain"), "n1", "--force", "--ignore-daemonsets", "--delete-emptydir-data"}, 1},
 		{"drain-wide.txt", []string{"drain", "-f", fixture("drain"), "n1", "--force", "--ignore-daemonsets", "--delete-emptydir-data", "-o", "wide"}, 1},
 		{"drain.json", []string{"drain", "-f", fixture("drain"), "n1", "--force", "--ignore-daemonsets", "--delete-emptydir-data", "-o", "json"}, 1},
+		{"drain-old-blocked.txt", []string{"drain", "-f", fixture("drain-old"), "n1"}, 1},
+		{"drain-old.txt", []string{"drain", "-f", fixture("drain-old"), "n1", "--ignore-daemonsets"}, 0},
 		{"next-nodes-cycles.txt", []string{"next-nodes", "-f", "testdata/clusters/many-nodes.yaml", "--cycles", "4"}, 0},
 	}
 	for _, tc := range tests {
