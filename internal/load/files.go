@@ -53,6 +53,10 @@ type FileOptions struct {
 	Plain bool
 	// Limits bound each document; the zero value means the defaults.
 	Limits Limits
+	// Holds names what the input is read for, in the error of an input
+	// that holds none of it: "no HOLDS found in …"; "" means "nodes or
+	// pods".
+	Holds string
 	// Hypothetical marks pods that exist in no cluster (a --pod-file): a
 	// UID derived for one (DerivedUID) only keys it in this run's cache,
 	// the same in every run, and is not worth a warning. Manifests read
@@ -122,7 +126,8 @@ type FileOptions struct {
 // <n>: [item <m>: ][<Kind> "<name>": ]<cause>", where n counts the
 // non-empty documents of the file from 1 and m the items of a List from
 // 1), a document over the size limit or nested too deep, a Node or Pod
-// without a name, or input with no nodes and no (non-terminal) pods at all.
+// without a name, or input with no nodes and no (non-terminal) pods at all
+// (nor, with ExtraKinds, objects of those kinds).
 func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 	if warnings == nil {
 		warnings = io.Discard
@@ -188,7 +193,11 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 	c.warn(warnings, notes)
 	source := describeInputs(opts.Filenames)
 	if len(nodes) == 0 && len(pods) == 0 && (len(opts.ExtraKinds) == 0 || len(objects) == 0) {
-		msg := "no nodes or pods found in " + source
+		holds := opts.Holds
+		if holds == "" {
+			holds = "nodes or pods"
+		}
+		msg := "no " + holds + " found in " + source
 		if c.skipped > 0 {
 			msg += fmt.Sprintf(" (%s of other kinds)", plural(c.skipped, "object"))
 			if c.skipped == 1 {

@@ -37,8 +37,8 @@ var exitCodes = []struct {
 	meaning string
 }{
 	{ExitOK, "success; requested --pod/--pod-file: the pod fits some node; why: every pod would be scheduled"},
-	{ExitError, "runtime error (Forbidden, Unauthorized, bad input file); requested --pod: fits no node; why: some pod stays Pending; simulate --pending/--pod-file: some pod ends Unschedulable"},
-	{ExitUsage, "usage error: unknown command, flag, output format, column or resource, bad or conflicting flag values (-n with -A); requested --pod, why, drain: any other error"},
+	{ExitError, "runtime error (Forbidden, Unauthorized); requested --pod: fits no node; why: some pod stays Pending; simulate --pending/--pod-file: some pod ends Unschedulable"},
+	{ExitUsage, "usage error: unknown command, flag, output format, column or resource, bad or conflicting flag values (-n with -A); bad input (a file missing, unreadable, malformed or holding nothing to use), in every command; requested --pod, why, drain: any other error"},
 	{ExitDiffer, "compare, diff: the two sides differ"},
 	{ExitUnreachable, "cannot reach the cluster (no kubeconfig, refused, DNS, TLS, no answer in time), in every command"},
 	{ExitInterrupted, "interrupted (Ctrl-C)"},
@@ -85,8 +85,14 @@ func ExitCode(err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	if load.KindOf(err) == load.Unreachable {
+	switch load.KindOf(err) {
+	case load.Unreachable:
 		return ExitUnreachable
+	case load.InvalidInput:
+		// A file that cannot be read, is malformed or holds nothing to
+		// use: the same code in every command, and never 1, which the
+		// decision commands keep for their answer.
+		return ExitUsage
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {

@@ -59,7 +59,7 @@ func TestCompareNoNodeInCommon(t *testing.T) {
 }
 
 // TestInputNotObjects: -f given this tool's own output, a kubectl get
-// table or an HTML page says what it is (exit 1, bad input).
+// table or an HTML page says what it is (exit 2, bad input, in every command).
 func TestInputNotObjects(t *testing.T) {
 	noKubeconfig(t)
 	dump := run(t, "", "dump", "-f", edgeCluster, "-o", "yaml").stdout
@@ -72,7 +72,7 @@ func TestInputNotObjects(t *testing.T) {
 		if r.code != ExitUsage || !strings.HasPrefix(r.stderr, tc.want) || strings.Count(r.stderr, "\n") != 1 {
 			t.Errorf("%s: exit %d, %q; want one line starting %q", tc.name, r.code, r.stderr, tc.want)
 		}
-		if r := run(t, tc.stdin, "dump", "-f", "-"); r.code != ExitError || !strings.HasPrefix(r.stderr, tc.want) {
+		if r := run(t, tc.stdin, "dump", "-f", "-"); r.code != ExitUsage || !strings.HasPrefix(r.stderr, tc.want) {
 			t.Errorf("dump, %s: exit %d, %q", tc.name, r.code, r.stderr)
 		}
 	}

@@ -83,7 +83,7 @@ func TestMaxDocumentSize(t *testing.T) {
 	if r := run(t, "", "dump", "-f", path, "--max-document-size", "lots"); r.code != 2 || !strings.Contains(r.stderr, `--max-document-size: "lots" is not a size`) {
 		t.Errorf("a bad size: exit %d, %q", r.code, r.stderr)
 	}
-	if r := run(t, "", "dump", "-f", path, "--max-document-size", "64"); r.code != 1 ||
+	if r := run(t, "", "dump", "-f", path, "--max-document-size", "64"); r.code != 2 ||
 		r.stderr != "error: "+path+": document 1: larger than 64 (raise the limit with --max-document-size)\n" {
 		t.Errorf("a tiny limit: exit %d, %q", r.code, r.stderr)
 	}

@@ -90,7 +90,7 @@ func TestQuiet(t *testing.T) {
 		t.Errorf("quiet: exit %d stderr %q; stdout equal: %v", quiet.code, quiet.stderr, quiet.stdout == loud.stdout)
 	}
 	bad := run(t, "", "dump", "-f", "testdata/nope.yaml", "--quiet")
-	if bad.code != 1 || !strings.Contains(bad.stderr, "error: ") {
+	if bad.code != 2 || !strings.Contains(bad.stderr, "error: ") {
 		t.Errorf("errors must still be printed: exit %d %q", bad.code, bad.stderr)
 	}
 }

@@ -13,6 +13,10 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 )
 
+// podFileHolds is what a --pod-file holds, for the error of one that
+// holds none.
+const podFileHolds = "Pod or workload (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob)"
+
 // workloadKinds are the kinds a --pod-file may hold besides a Pod.
 var workloadKinds = []schema.GroupKind{
 	{Group: "apps", Kind: "Deployment"}, {Group: "apps", Kind: "ReplicaSet"}, {Group: "apps", Kind: "StatefulSet"},
@@ -27,9 +31,10 @@ var workloadKinds = []schema.GroupKind{
 // hypothetical: a UID derived for one without goes unsaid (it keys the pod
 // in this run only, the same every run).
 func readPodFiles(names []string, stdin io.Reader, in *InputFlags, warnings io.Writer) (*load.Cluster, error) {
-	c, err := load.ReadFiles(load.FileOptions{Filenames: names, Stdin: stdin, Limits: in.Limits(), ExtraKinds: workloadKinds, Namespace: in.PodNamespace(), Hypothetical: true}, warnings)
+	c, err := load.ReadFiles(load.FileOptions{Filenames: names, Stdin: stdin, Limits: in.Limits(), ExtraKinds: workloadKinds, Namespace: in.PodNamespace(), Hypothetical: true,
+		Holds: podFileHolds}, warnings)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--pod-file: %w", err)
 	}
 	if ns := in.Namespace(); ns != "" {
 		for _, p := range c.Pods {

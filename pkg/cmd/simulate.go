@@ -386,8 +386,9 @@ func (o *SimulateOptions) newSimulator() (*simulate.Simulator, *load.Cluster, si
 }
 
 // Run loads the cluster, runs the simulation and prints it. Mistakes in
-// the script, an unknown --node or --bind-for pod exit 2; loading failures
-// exit 1. --pending selecting no pod (and nothing else to simulate) says
+// the script, an unknown --node or --bind-for pod and a bad input file
+// (as in every command) exit 2; other loading failures (Forbidden) exit
+// 1. --pending selecting no pod (and nothing else to simulate) says
 // "No resources found in NS namespace." on stderr and exits 0, as kubectl
 // get does.
 func (o *SimulateOptions) Run() error {

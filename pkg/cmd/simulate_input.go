@@ -90,7 +90,7 @@ func (o *SimulateOptions) podFilePods(m *model.Model) ([]*v1.Pod, error) {
 		pods = append(pods, replicas...)
 	}
 	if len(pods) == 0 {
-		return nil, fmt.Errorf("--pod-file: no pods or workloads in %s", oneLine(strings.Join(o.PodFiles, ", ")))
+		return nil, usageError(fmt.Errorf("--pod-file: no pods or workloads in %s", oneLine(strings.Join(o.PodFiles, ", "))))
 	}
 	return pods, nil
 }

@@ -197,7 +197,7 @@ func TestSimulateExitCodes(t *testing.T) {
 		{"unknown --node", append(base, "--pending", "-A", "--node", "z-9"), 2, "--node z-9: no such node in the input"},
 		{"--bind-for unknown pod", append(base, "--pending", "-A", "--bind-for", "apps/nope=lost"), 2, "a binding outcome is given for pod apps/nope, which is not among the pods to simulate"},
 		{"pod file and pending overlap", append(base, "--pending", "-A", "--pod-file", simCluster), 2, "pod apps/batch-1 is given twice"},
-		{"missing script", append(base, "--script", filepath.Join(dir, "nope.yaml")), 1, "reading --script"},
+		{"missing script", append(base, "--script", filepath.Join(dir, "nope.yaml")), 2, "reading --script"},
 		{"unknown op", append(base, "--script", script("op.yaml", "- op: cleanup\n- op: assumed\n")), 2, `script step 2: unknown op "assumed"`},
 		{"unknown pod", append(base, "--script", script("pod.yaml", "- {op: assume, pod: apps/nope}\n")), 2, "script step 1 (assume): unknown pod apps/nope"},
 		{"bad duration", append(base, "--script", script("dur.yaml", "- {op: advance, duration: 5 minutes}\n")), 2, `script step 1 (advance): invalid duration "5 minutes"`},
@@ -205,7 +205,7 @@ func TestSimulateExitCodes(t *testing.T) {
 		{"unknown node", append(base, "--script", script("node.yaml", "- {op: cleanup}\n- {op: cleanup}\n- {op: removeNode, node: z-9}\n")), 2, "script step 3 (removeNode): unknown node z-9"},
 		{"script names the file", append(base, "--script", script("named.yaml", "[]")), 2, "named.yaml: script: no steps"},
 		{"pod file", append(base, "--pod-file", "testdata/pods/small.yaml"), 0, "note: TTL 0"},
-		{"pod file with nodes only", []string{"simulate", "-f", simCluster, "--pod-file", script("nodes.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: x}\n")}, 1, "--pod-file: no pods or workloads in"},
+		{"pod file with nodes only", []string{"simulate", "-f", simCluster, "--pod-file", script("nodes.yaml", "apiVersion: v1\nkind: Node\nmetadata: {name: x}\n")}, 2, "--pod-file: no pods or workloads in"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

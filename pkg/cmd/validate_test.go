@@ -91,7 +91,7 @@ func TestExitCodes(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{"extra argument", []string{"dump", "node-1"}, 2, `unexpected argument "node-1"`},
 		{"bad output", []string{"dump", "-f", edge, "-o", "bogus"}, 2, "unknown output format"},
-		{"missing file", []string{"dump", "-f", "testdata/nope.yaml"}, 1, "testdata/nope.yaml"},
+		{"missing file", []string{"dump", "-f", "testdata/nope.yaml"}, 2, "testdata/nope.yaml"},
 		{"unknown node", []string{"dump", "-f", edge, "--node", "nope"}, 1, `node "nope" not found in the cache`},
 		{"pending pod fits nowhere", []string{"requested", "-f", edge, "--pod", "apps/waiting"}, 1, "filters on 0 of 2 nodes"},
 		// As if pending: plain has no pod slot left; on legacy the nominated
