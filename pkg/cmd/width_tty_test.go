@@ -47,10 +47,12 @@ func runOnTerminal(t *testing.T, cols uint16, args ...string) result {
 var detailField = regexp.MustCompile(`^[A-Z][a-z -]+: `)
 
 // TestTablesFitTheTerminal: on a terminal of 120 and of 80 columns, the
-// tables of why -A, simulate --script, drain and dump --node fit the
-// width (but tables without free text: dump's images, simulate's nodes), nothing is cut ("…"), and every name and message of the piped
-// output is still there whole: messages wrap within their column or the
-// rows become blocks. Piped output (the goldens) is never fitted.
+// tables of why -A, simulate --script, drain, dump, dump --node and
+// requested fit the width (but tables with nothing to wrap: dump's
+// images, simulate's nodes), nothing is cut ("…"), and every name and
+// message of the piped output is still there whole: messages and usage
+// cells wrap within their column or the rows become blocks. Piped output
+// (the goldens) is never fitted.
 func TestTablesFitTheTerminal(t *testing.T) {
 	noKubeconfig(t)
 	for _, args := range [][]string{
@@ -58,6 +60,8 @@ func TestTablesFitTheTerminal(t *testing.T) {
 		{"simulate", "-f", simCluster, "--script", simScript, "--ttl", "30s"},
 		{"drain", "-f", fixture("drain"), "n1"},
 		{"dump", "-f", example, "--node", "worker-a-1"},
+		{"dump", "-f", example},
+		{"requested", "-f", example},
 	} {
 		piped := run(t, "", args...)
 		for _, width := range []int{120, 80} {

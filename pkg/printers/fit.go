@@ -17,9 +17,12 @@ import (
 //     the commas of lists, each within its column, widest first and down
 //     to minWrapWidth (a word wider than that, such as a UID in an error,
 //     continues on the next line);
+//   - a usage cell "requested/allocatable (pct)" (Column.Wrap: dump's and
+//     requested's resource columns) may break before its percentage,
+//     never inside a word;
 //   - when that is not enough, each row becomes a block of "HEADER: value"
 //     lines, as the detail views print one object (why POD); a table
-//     without free text (node tables of quantities, images) keeps its
+//     with nothing to wrap (simulate's node table, images) keeps its
 //     rows on one line each, which blocks would only lengthen;
 //   - -o wide, --no-headers and output to a pipe or file are never fitted:
 //     one row per line, as long as it takes.
@@ -41,8 +44,14 @@ func (t *Table) fit(cells [][]string, maxWidth int) fitted {
 	for i, c := range t.Columns {
 		widths[i] = twwidth.Width(c.Name)
 		floors[i] = max(minWrapWidth, widths[i])
+		if c.Wrap {
+			floors[i] = widths[i]
+		}
 		for _, row := range cells {
 			widths[i] = max(widths[i], twwidth.Width(plain(row[i])))
+			if c.Wrap {
+				floors[i] = max(floors[i], widestWord(plain(row[i])))
+			}
 		}
 	}
 	total := gap * (len(widths) - 1)
@@ -61,10 +70,25 @@ func (t *Table) fit(cells [][]string, maxWidth int) fitted {
 			}
 		}
 		if widest < 0 {
-			return fitted{cells: cells, blocks: t.hasText()}
+			break
 		}
 		limits[widest]--
 		total--
+	}
+	// Then usage columns, each broken whole (every cell before its
+	// percentage, not a ragged few), the one that saves most first.
+	for total > maxWidth {
+		most := -1
+		for i, c := range t.Columns {
+			if c.Wrap && limits[i] > floors[i] && (most < 0 || limits[i]-floors[i] > limits[most]-floors[most]) {
+				most = i
+			}
+		}
+		if most < 0 {
+			return fitted{cells: cells, blocks: t.hasText()}
+		}
+		total -= limits[most] - floors[most]
+		limits[most] = floors[most]
 	}
 	out := make([][]string, len(cells))
 	for r, row := range cells {
@@ -78,14 +102,24 @@ func (t *Table) fit(cells [][]string, maxWidth int) fitted {
 	return fitted{cells: out}
 }
 
-// hasText reports whether the table shows a free-text column.
+// hasText reports whether the table shows a column that wraps: free text
+// or usage cells.
 func (t *Table) hasText() bool {
 	for _, c := range t.Columns {
-		if c.Text {
+		if c.Text || c.Wrap {
 			return true
 		}
 	}
 	return false
+}
+
+// widestWord is the width of s's widest piece (pieces).
+func widestWord(s string) int {
+	w := 0
+	for _, p := range pieces(s) {
+		w = max(w, twwidth.Width(p.text))
+	}
+	return w
 }
 
 // piece is a part of a text a line may break after: a word, or an item

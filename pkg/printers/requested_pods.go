@@ -36,7 +36,7 @@ func nodesHaveLimits(r *v1alpha1.RequestedReport) bool {
 // requested column's).
 func limitsUsageColumn(res string) Column {
 	up, unit := strings.ToUpper(res)+"-LIMITS", csvUnit(res)
-	return Column{Name: up, Numeric: true, CSV: []string{up + unit, up + "%"}}
+	return Column{Name: up, Numeric: true, Wrap: true, CSV: []string{up + unit, up + "%"}}
 }
 
 // limitsUsageCell is a node's limits of res against allocatable.

@@ -26,10 +26,11 @@ func isByteResource(res string) bool {
 }
 
 // usageColumn is resource res's "requested/allocatable (pct%)" column; it
-// sorts by the requested amount.
+// sorts by the requested amount, and on a narrow terminal breaks before
+// the percentage.
 func usageColumn(res string) Column {
 	up, unit := strings.ToUpper(res), csvUnit(res)
-	return Column{Name: up, Numeric: true, CSV: []string{up + "-REQUESTED" + unit, up + "-ALLOCATABLE" + unit, up + "%"}}
+	return Column{Name: up, Numeric: true, Wrap: true, CSV: []string{up + "-REQUESTED" + unit, up + "-ALLOCATABLE" + unit, up + "%"}}
 }
 
 // usageCell renders requested of allocatable, coloured by the scheme; "-"

@@ -73,6 +73,9 @@ type Column struct {
 	// Text columns (messages, notes, errors, lists) wrap at spaces to fit
 	// MaxWidth; other columns (names, quantities) are never broken.
 	Text bool
+	// Wrap columns (usage cells, "45100m/47810m (94%)") may break at
+	// their spaces to fit MaxWidth, never inside a word.
+	Wrap bool
 	// CSV are the column's CSV header fields (default: Name); a column
 	// showing "requested/allocatable (pct)" has three.
 	CSV []string
