@@ -41,7 +41,8 @@ type Source struct {
 	KeepEmptyDir bool
 	// Progress receives the progress line (a terminal), nil for none.
 	Progress io.Writer
-	// Memory sizes the process for the input (nil: nothing changes).
+	// Memory sizes the process for the input (nil: nothing changes;
+	// MemoryOf of the command's context).
 	Memory MemoryPolicy
 }
 
@@ -59,7 +60,35 @@ type MemoryPolicy interface {
 	Decisions()
 	// ScriptSteps: a simulation script of n steps is about to run.
 	ScriptSteps(n int)
+	// Watch: the command follows the cluster from now on (--watch).
+	Watch()
 }
+
+type memoryKey struct{}
+
+// WithMemory returns ctx carrying the process's memory policy p; main
+// installs it in the context the commands run with.
+func WithMemory(ctx context.Context, p MemoryPolicy) context.Context {
+	return context.WithValue(ctx, memoryKey{}, p)
+}
+
+// MemoryOf is the memory policy ctx carries: a no-op one when it carries
+// none (a program embedding pkg/cmd keeps its own GC settings).
+func MemoryOf(ctx context.Context) MemoryPolicy {
+	if p, ok := ctx.Value(memoryKey{}).(MemoryPolicy); ok && p != nil {
+		return p
+	}
+	return noMemoryPolicy{}
+}
+
+// noMemoryPolicy changes nothing.
+type noMemoryPolicy struct{}
+
+func (noMemoryPolicy) InputBytes(int64) {}
+func (noMemoryPolicy) Nodes(int64)      {}
+func (noMemoryPolicy) Decisions()       {}
+func (noMemoryPolicy) ScriptSteps(int)  {}
+func (noMemoryPolicy) Watch()           {}
 
 // PlainReadEnv is the environment variable that, set to anything, makes
 // -f read without the memory layer (load.FileOptions.Plain): to check

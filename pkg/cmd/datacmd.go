@@ -5,6 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 )
 
 // runner is the shape of every command's Options, as in kubectl: Complete
@@ -74,6 +76,7 @@ func (r *runContext) context() context.Context {
 // keeps cmd's context.
 func completeIO(r *runContext, in *InputFlags, f genericclioptions.RESTClientGetter, cmd *cobra.Command) error {
 	r.setContext(cmd)
+	in.memory = pipeline.MemoryOf(r.context())
 	return in.Complete(f)
 }
 

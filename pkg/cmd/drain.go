@@ -172,7 +172,7 @@ func (o *DrainOptions) Run() error {
 }
 
 func (o *DrainOptions) run(ctx context.Context) error {
-	raiseMemoryLimitForDecisions()
+	o.Input.memory.Decisions()
 	cfg, err := schedulerConfigFile(o.ConfigFile)
 	if err != nil {
 		return err

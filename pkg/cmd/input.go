@@ -53,7 +53,7 @@ type InputFlags struct {
 
 	limits load.Limits // from MaxDocumentSize, set by Complete
 	// memory is the process's memory policy, from the command's context
-	// (main installs it); nil: none.
+	// (main installs it; none: a no-op), set by Complete.
 	memory pipeline.MemoryPolicy
 	// onePod: -n names the namespace of one pod the command reads (compare
 	// --from-pod); there is no -A.
@@ -75,7 +75,7 @@ type InputFlags struct {
 
 // NewInputFlags returns InputFlags with kubectl's defaults.
 func NewInputFlags() *InputFlags {
-	return &InputFlags{ConfigFlags: genericclioptions.NewConfigFlags(true), ChunkSize: load.DefaultPageSize, MaxDocumentSize: "256Mi", Version: &VersionFlags{}, memory: processMemory{}}
+	return &InputFlags{ConfigFlags: genericclioptions.NewConfigFlags(true), ChunkSize: load.DefaultPageSize, MaxDocumentSize: "256Mi", Version: &VersionFlags{}, memory: pipeline.MemoryOf(context.Background())}
 }
 
 // withoutNamespace is for commands that show no namespace's pods (nodes

@@ -271,7 +271,7 @@ func (o *RequestedOptions) Run() error {
 		return runWatch(o.context(), o.Input, o.Output, o.Watch, o.IOStreams, requestedWatchView(o))
 	}
 	if o.fitting() {
-		raiseMemoryLimitForDecisions()
+		o.Input.memory.Decisions()
 	}
 	err := o.run(o.context())
 	if err != nil && o.fitting() && ExitCode(err) == ExitError && !errors.Is(err, errFitsNoNode) {

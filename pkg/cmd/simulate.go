@@ -392,7 +392,7 @@ func (o *SimulateOptions) newSimulator() (*simulate.Simulator, *load.Cluster, si
 // "No resources found in NS namespace." on stderr and exits 0, as kubectl
 // get does.
 func (o *SimulateOptions) Run() error {
-	raiseMemoryLimitForDecisions()
+	o.Input.memory.Decisions()
 	if len(o.ConfigFiles) > 1 {
 		return o.compareConfigs()
 	}
@@ -400,7 +400,7 @@ func (o *SimulateOptions) Run() error {
 	if err != nil {
 		return err
 	}
-	collectOftenForLargeScript(len(steps))
+	o.Input.memory.ScriptSteps(len(steps))
 	sim, cluster, ttl, err := o.newSimulator()
 	if err != nil {
 		return err

@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -84,12 +82,9 @@ type watchView struct {
 // runWatch runs the watcher and prints view on stdout: the whole view once
 // synced, then each batch. It returns when the context is canceled (Ctrl-C).
 func runWatch(ctx context.Context, in *InputFlags, out *OutputFlags, wf *WatchFlags, streams genericiooptions.IOStreams, view watchView) error {
-	// main trades memory for CPU (GOGC=400) because a listing allocates
-	// mostly what it keeps and then ends; a watch runs on, allocating
-	// per batch, so the default pace of collection suits it better.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(100)
-	}
+	// A watch runs on, allocating per batch: the memory policy's pace for
+	// it, not a listing's.
+	in.memory.Watch()
 	client, host, err := in.client(streams.ErrOut)
 	if err != nil {
 		return err

@@ -1,8 +1,6 @@
-package cmd
+package heaplimit
 
 import (
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"testing"
 )
@@ -25,7 +23,7 @@ func TestRaiseMemoryLimitForDecisions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("GOMEMLIMIT", tc.env)
 			debug.SetMemoryLimit(tc.before)
-			raiseMemoryLimitForDecisions()
+			Policy{}.Decisions()
 			if got := debug.SetMemoryLimit(-1); got != tc.want {
 				t.Errorf("limit %d after raising from %d, want %d", got, tc.before, tc.want)
 			}
@@ -52,7 +50,7 @@ func TestCollectOftenForLargeScript(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("GOGC", tc.env)
 			debug.SetGCPercent(400)
-			collectOftenForLargeScript(tc.steps)
+			Policy{}.ScriptSteps(tc.steps)
 			if got := debug.SetGCPercent(400); got != tc.want {
 				t.Errorf("GC percent %d, want %d", got, tc.want)
 			}
@@ -84,27 +82,11 @@ func TestRaiseMemoryLimitForInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("GOMEMLIMIT", tc.env)
 			debug.SetMemoryLimit(tc.before)
-			raiseMemoryLimitForInput(tc.input)
+			Policy{}.InputBytes(tc.input)
 			if got := debug.SetMemoryLimit(-1); got != tc.want {
 				t.Errorf("limit %d after %d input bytes from %d, want %d", got, tc.input, tc.before, tc.want)
 			}
 		})
-	}
-}
-
-// inputBytes adds the sizes of the regular files named and nothing for the
-// rest.
-func TestInputBytes(t *testing.T) {
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.json")
-	if err := os.WriteFile(a, make([]byte, 100), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(b, make([]byte, 23), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if got := inputBytes([]string{a, b, dir, "-", filepath.Join(dir, "*.yaml"), "https://example.com/x"}); got != 123 {
-		t.Errorf("inputBytes = %d, want 123", got)
 	}
 }
 
@@ -123,7 +105,7 @@ func TestRaiseMemoryLimitForNodes(t *testing.T) {
 		{15000, 4 << 30, 4 << 30},
 	} {
 		debug.SetMemoryLimit(tc.before)
-		raiseMemoryLimitForNodes(tc.nodes)
+		Policy{}.Nodes(tc.nodes)
 		if got := debug.SetMemoryLimit(-1); got != tc.want {
 			t.Errorf("%d nodes from %d: limit %d, want %d", tc.nodes, tc.before, got, tc.want)
 		}
