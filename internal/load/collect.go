@@ -121,6 +121,8 @@ type collector struct {
 	warnings    []string // one line each, in order
 	deferred    []*piece // untyped List items waiting for the List's kind
 	skippedSrcs int
+	// manifests are the workloads read without metadata.uid (manifests.go).
+	manifests []*manifestRef
 }
 
 // maxReplacedLines is how many replacements are named one by one; the rest
@@ -187,6 +189,9 @@ func (c *collector) addPiece(p *piece, r *reader) error {
 	case p.skip:
 		if p.gvk.Kind != "" {
 			c.skipped++
+		}
+		if p.manifest != nil {
+			c.addManifest(p.manifest)
 		}
 		return nil
 	}
@@ -302,6 +307,9 @@ func (c *collector) addObject(obj kruntime.Object, gvk schema.GroupVersionKind, 
 	m, err := meta.Accessor(obj)
 	if err != nil || m.GetName() == "" {
 		return inputError(fmt.Sprintf("%s: %s without metadata.name", loc.Prefix(), gvk.Kind), nil)
+	}
+	if m.GetUID() == "" && isWorkloadKind(gvk.GroupKind()) {
+		c.addManifest(&manifestRef{kind: gvk.Kind, namespace: m.GetNamespace(), name: m.GetName(), loc: loc})
 	}
 	prepareObject(obj)
 	c.setNamespace(gvk.GroupKind(), m)

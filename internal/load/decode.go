@@ -161,6 +161,7 @@ func (r *reader) decodePiece(p *piece) {
 	p.gvk = gvk
 	if !r.wanted(gvk) {
 		p.skip = true
+		p.manifest = manifestOf(gvk, data, p.Loc)
 		return
 	}
 	if gvk.Version == "" {

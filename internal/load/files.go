@@ -99,8 +99,11 @@ type FileOptions struct {
 // The result follows these rules, with warnings (one line each) on
 // warnings, which may be nil:
 //   - objects of other kinds (Deployments, ConfigMaps, CRDs, Events…) are
-//     skipped silently; a Node or Pod of another apiVersion than v1 is
-//     skipped with a warning;
+//     skipped silently, except a workload (Deployment, Job…) without
+//     metadata.uid: a manifest never created, whose pods are in no input,
+//     gets a note pointing to --pod-file (the first three by name, then a
+//     count; none with Hypothetical); a Node or Pod of another apiVersion
+//     than v1 is skipped with a warning;
 //   - files found in a directory or by a glob that hold no Kubernetes
 //     objects (binary data, text that is not YAML or JSON, YAML or JSON
 //     that is not objects with a kind: READMEs, scripts, values files) are
@@ -189,6 +192,7 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 	nodes, pods, objects := c.result()
 	if opts.Hypothetical {
 		c.derived = 0
+		c.manifests = nil // a --pod-file's workloads are meant to be manifests
 	}
 	c.warn(warnings, notes)
 	source := describeInputs(opts.Filenames)

@@ -75,6 +75,24 @@ func TestReadFiles(t *testing.T) {
 			wantSource: "file testdata/kinds.yaml",
 		},
 		{
+			// Issue 37 (4d): a workload manifest given with -f was dropped
+			// without a word; testdata/manifests.yaml's header lists them.
+			name:      "workload manifests without uid named as not part of the cluster",
+			opts:      FileOptions{Filenames: []string{"testdata/manifests.yaml"}, Namespace: "team", Objects: true},
+			wantNodes: []string{"node-m"},
+			wantWarnings: "note: Deployment team/web (testdata/manifests.yaml document 2) is a manifest (no metadata.uid), not part of the cluster: --pod-file testdata/manifests.yaml places its replicas\n" +
+				"note: Job shop/backup (testdata/manifests.yaml document 5) is a manifest (no metadata.uid), not part of the cluster: --pod-file testdata/manifests.yaml places its replicas\n" +
+				"note: StatefulSet shop/db (testdata/manifests.yaml document 6) is a manifest (no metadata.uid), not part of the cluster: --pod-file testdata/manifests.yaml places its replicas\n" +
+				"note: 2 more workload manifests without metadata.uid are not part of the cluster either\n",
+			wantSource: "file testdata/manifests.yaml",
+		},
+		{
+			name:       "workload manifests of a --pod-file (Hypothetical): no note",
+			opts:       FileOptions{Filenames: []string{"testdata/manifests.yaml"}, Hypothetical: true},
+			wantNodes:  []string{"node-m"},
+			wantSource: "file testdata/manifests.yaml",
+		},
+		{
 			name:       "stdin",
 			opts:       FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(stdinPod)},
 			wantPods:   []string{"default/from-stdin"},

@@ -46,6 +46,9 @@ func (c *collector) warn(w io.Writer, notes []string) {
 	for _, line := range notes {
 		fmt.Fprintln(w, "note: "+clean(line))
 	}
+	for _, line := range c.manifestNotes() {
+		fmt.Fprintln(w, "note: "+clean(line))
+	}
 	if c.terminal > 0 {
 		fmt.Fprintf(w, "note: skipped %s (Succeeded/Failed), as the scheduler does\n", plural(c.terminal, "terminal pod"))
 	}

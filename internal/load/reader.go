@@ -32,6 +32,8 @@ type piece struct {
 	obj  kruntime.Object
 	gvk  schema.GroupVersionKind
 	skip bool // nothing to add: an empty document or an unwanted kind
+	// manifest is set for a skipped workload without metadata.uid.
+	manifest *manifestRef
 }
 
 // reader reads sources into a collector.

@@ -32,8 +32,11 @@ type UntilFitsInput struct {
 	// FromFile: Template was read from a file (the input's CSINode of the
 	// same name, if any, is not its own).
 	FromFile bool
-	// Pods are the pending pods to schedule.
-	Pods []*v1.Pod
+	// Pods are the pending pods to schedule: the selected pending pods of
+	// the model, or a workload's replicas (then not in Model.Pending, and
+	// Workload names it, e.g. "Deployment shop/api").
+	Pods     []*v1.Pod
+	Workload string
 }
 
 // UntilFitsResult is the estimate and the placement at its count.
@@ -71,7 +74,7 @@ func UntilFits(ctx context.Context, in UntilFitsInput) (*UntilFitsResult, error)
 	}
 	defer e.Close()
 	s.e = e
-	res := &UntilFitsResult{API: v1alpha1.UntilFits{Template: in.Template.Name}}
+	res := &UntilFitsResult{API: v1alpha1.UntilFits{Template: in.Template.Name, Workload: in.Workload}}
 	s.out = &res.API
 	if err := s.neverFit(ctx, &res.API); err != nil {
 		return nil, err

@@ -127,3 +127,68 @@ func TestWhatIfOtherCommands(t *testing.T) {
 		t.Errorf("requested without --pod: exit %d %s", r.code, r.stderr)
 	}
 }
+
+// TestUntilFitsPodFile (issue 37, 4d): --until-fits counts the template
+// nodes a --pod-file's replicas need. By hand on fixtures/whatif.yaml, whose
+// nodes have 200m free each, with testdata/pods/deployment.yaml (replicas of
+// 1 cpu, NodeResourcesFit of v1.36: requested + request <= allocatable):
+//   - n2 copies (2000m, no DaemonSet pod) take 2 replicas each: 3 replicas
+//     need 2; the guess is 3000m/2000m -> 2 (fits), then 1 (too few).
+//   - n1 copies run their proxy (200m), 1800m free, 1 replica each: 3
+//     copies; the guess 3000m/1800m -> 2 (too few), doubled to 3 (fits).
+//
+// The same Deployment given with -f is a manifest, not part of the cluster:
+// a note names it and points to --pod-file.
+func TestUntilFitsPodFile(t *testing.T) {
+	f, deploy := fixture("whatif"), "testdata/pods/deployment.yaml"
+	for _, tc := range []struct {
+		args   []string
+		stdout string
+		stderr string
+		code   int
+	}{
+		{[]string{"--pod-file", deploy, "--replicas", "3", "--add-node", "n2", "--until-fits"},
+			"POD                     RESULT      NODE          MESSAGE\nshop/api-7668c546c6-0   scheduled   n2-whatif-1   <none>\nshop/api-7668c546c6-1   scheduled   n2-whatif-2   <none>\nshop/api-7668c546c6-2   scheduled   n2-whatif-1   <none>\n",
+			"note: what-if: 2 nodes like n2 (n2-whatif-1..2) schedule every replica of Deployment shop/api that fits one (copies tried: 0 (3 pending), 2 (fits), 1 (too few))\n", 0},
+		{[]string{"--pod-file", deploy, "--replicas", "3", "--add-node", "n1", "--until-fits"}, "",
+			"note: what-if: 3 nodes like n1 (n1-whatif-1..3) schedule every replica of Deployment shop/api that fits one (copies tried: 0 (3 pending), 2 (too few), 3 (fits))\n", 0},
+		{[]string{"--pod-file", "testdata/pods/daemonset.yaml", "--add-node", "n2", "--until-fits"}, "",
+			"error: --until-fits with --pod-file testdata/pods/daemonset.yaml: a DaemonSet runs one pod on every node, so no count of nodes is missing; give a Deployment, StatefulSet, Job or Pod\n", 2},
+		{[]string{"-A", "-f", deploy, "--add-node", "n1", "--until-fits"}, "",
+			"note: Deployment shop/api (testdata/pods/deployment.yaml document 1) is a manifest (no metadata.uid), not part of the cluster: --pod-file testdata/pods/deployment.yaml places its replicas\n" +
+				"note: what-if: 1 node like n1 (n1-whatif-1) schedules every pending pod that fits one (copies tried: 0 (1 pending), 1 (fits))\n", 0},
+		{[]string{"default/job-a", "--add-node", "n1", "--until-fits"}, "",
+			"error: --until-fits works on the selected pending pods or on --pod-file's replicas: it cannot be used with POD arguments\n", 2},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := run(t, "", append([]string{"why", "-f", f}, tc.args...)...)
+			if r.code != tc.code || r.stderr != tc.stderr || (tc.stdout != "" && r.stdout != tc.stdout) {
+				t.Errorf("exit %d (want %d)\n--- stdout\n%s--- stderr\n%s--- want stderr\n%s", r.code, tc.code, r.stdout, r.stderr, tc.stderr)
+			}
+		})
+	}
+}
+
+// TestNeverFitNotes: a workload's replicas one empty copy rejects for the
+// same reasons are one line; other reasons get their own, in the order
+// first seen. Pending pods (no workload) are named one by one.
+func TestNeverFitNotes(t *testing.T) {
+	cpu := []string{"Insufficient cpu"}
+	u := &v1alpha1.UntilFits{Template: "n1", Workload: "Deployment shop/api", NeverFit: []v1alpha1.NeverFit{
+		{Pod: "shop/api-0", Plugin: "NodeResourcesFit", Reasons: cpu},
+		{Pod: "ml/train", Plugin: "TaintToleration", Reasons: []string{"node(s) had untolerated taint(s)"}},
+		{Pod: "shop/api-1", Plugin: "NodeResourcesFit", Reasons: cpu},
+		{Pod: "shop/api-2", Plugin: "NodeResourcesFit", Reasons: cpu},
+	}}
+	want := []string{
+		"note: what-if: shop/api-0 and 2 other pods do not fit a node like n1 even alone: NodeResourcesFit: Insufficient cpu",
+		"note: what-if: ml/train does not fit a node like n1 even alone: TaintToleration: node(s) had untolerated taint(s)",
+	}
+	if got := neverFitNotes(u); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("neverFitNotes:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	u.Workload = ""
+	if got := neverFitNotes(u); len(got) != 4 || got[2] != "note: what-if: shop/api-1 does not fit a node like n1 even alone: NodeResourcesFit: Insufficient cpu" {
+		t.Errorf("pending pods: one line each, got\n%s", strings.Join(got, "\n"))
+	}
+}

@@ -13,19 +13,27 @@ import (
 )
 
 // runUntilFits is why --until-fits: the scale-up estimate for the selected
-// pending pods, printed as the why table of the placement at the count
-// found, with the estimate on stderr (and in the report's whatIf field).
-// Exit 1 when no count up to the number of pods is enough, or when some pod
-// does not fit the template even alone.
+// pending pods, or for the replicas of --pod-file, printed as the why table
+// of the placement at the count found, with the estimate on stderr (and in
+// the report's whatIf field). Exit 1 when no count up to the number of pods
+// is enough, or when some pod does not fit the template even alone.
 func (o *WhyOptions) runUntilFits(ctx context.Context, in *whatIfInput, cfg *decide.Config) error {
 	m := in.Model
-	targets, err := o.targets(m)
-	if err != nil || len(targets) == 0 {
-		return err
+	input := whatif.UntilFitsInput{Model: m, Objects: in.Cluster.Objects, Config: cfg}
+	if o.PodFile != "" {
+		if err := o.untilFitsReplicas(&input); err != nil {
+			return err
+		}
+	} else {
+		targets, err := o.targets(m)
+		if err != nil || len(targets) == 0 {
+			return err
+		}
+		warnMissing(o.ErrOut, targets, in.Cluster.Objects)
+		input.Pods = targets
 	}
-	warnMissing(o.ErrOut, targets, in.Cluster.Objects)
 	t := o.WhatIf.template
-	input := whatif.UntilFitsInput{Model: m, Objects: in.Cluster.Objects, Config: cfg, Template: t.Node, Pods: targets, FromFile: t.File != ""}
+	input.Template, input.FromFile = t.Node, t.File != ""
 	if t.File == "" {
 		input.Bound = whatif.NodeBoundPods(in.Cluster.Pods, t.Node.Name)
 	}
@@ -50,6 +58,25 @@ func (o *WhyOptions) runUntilFits(ctx context.Context, in *whatIfInput, cfg *dec
 	return nil
 }
 
+// untilFitsReplicas makes --pod-file's replicas the pods of the search.
+// A DaemonSet is refused: it runs one pod per node, so every node added
+// brings its own.
+func (o *WhyOptions) untilFitsReplicas(input *whatif.UntilFitsInput) error {
+	w, err := readPodFile(o.PodFile, o.In, o.Input, o.ErrOut)
+	if err != nil {
+		return err
+	}
+	if w.PerNode {
+		return usageError(fmt.Errorf("--until-fits with --pod-file %s: a %s runs one pod on every node, so no count of nodes is missing; give a Deployment, StatefulSet, Job or Pod", oneLine(o.PodFile), w.Kind))
+	}
+	pods, objects, err := o.replicasOf(w, input.Model, input.Objects)
+	if err != nil {
+		return err
+	}
+	input.Pods, input.Objects, input.Workload = pods, objects, fmt.Sprintf("%s %s/%s", w.Kind, w.Namespace, w.Name)
+	return nil
+}
+
 // untilFitsNotes are the estimate's lines for stderr: the count (or that
 // none was enough), the trials, and each pod the template never takes.
 func untilFitsNotes(u *v1alpha1.UntilFits) []string {
@@ -65,23 +92,63 @@ func untilFitsNotes(u *v1alpha1.UntilFits) []string {
 		}
 	}
 	tried := "copies tried: " + strings.Join(trials, ", ")
+	pods := "every pending pod"
+	if u.Workload != "" {
+		pods = "every replica of " + oneLine(u.Workload)
+	}
 	var out []string
 	switch {
 	case u.Count == 0:
-		out = append(out, fmt.Sprintf("note: what-if: no node like %s is needed: every pending pod that fits one is scheduled as the cluster is (%s)", oneLine(u.Template), tried))
+		out = append(out, fmt.Sprintf("note: what-if: no node like %s is needed: %s that fits one is scheduled as the cluster is (%s)", oneLine(u.Template), pods, tried))
 	case u.Count < 0:
-		out = append(out, fmt.Sprintf("note: what-if: even %d nodes like %s leave %d pods pending that fit one alone: %s (%s)",
-			u.MaxTried, oneLine(u.Template), len(u.StillPending), oneLine(strings.Join(u.StillPending, ", ")), tried))
+		out = append(out, fmt.Sprintf("note: what-if: even %d nodes like %s leave %s pending that fit one alone: %s (%s)",
+			u.MaxTried, oneLine(u.Template), podCount(len(u.StillPending)), oneLine(strings.Join(u.StillPending, ", ")), tried))
 	case u.Count == 1:
-		out = append(out, fmt.Sprintf("note: what-if: 1 node like %s (%s) schedules every pending pod that fits one (%s)",
-			oneLine(u.Template), oneLine(whatif.CopyName(u.Template, 1)), tried))
+		out = append(out, fmt.Sprintf("note: what-if: 1 node like %s (%s) schedules %s that fits one (%s)",
+			oneLine(u.Template), oneLine(whatif.CopyName(u.Template, 1)), pods, tried))
 	default:
-		out = append(out, fmt.Sprintf("note: what-if: %d nodes like %s (%s..%d) schedule every pending pod that fits one (%s)",
-			u.Count, oneLine(u.Template), oneLine(whatif.CopyName(u.Template, 1)), u.Count, tried))
+		out = append(out, fmt.Sprintf("note: what-if: %d nodes like %s (%s..%d) schedule %s that fits one (%s)",
+			u.Count, oneLine(u.Template), oneLine(whatif.CopyName(u.Template, 1)), u.Count, pods, tried))
 	}
+	return append(out, neverFitNotes(u)...)
+}
+
+// neverFitNotes: one line per pod one empty copy rejects; a workload's
+// replicas, alike, rejected for the same reasons, fold into one
+// ("shop/api-1 and 4 other pods do not fit…"). Pending pods, each its own,
+// are named one by one.
+func neverFitNotes(u *v1alpha1.UntilFits) []string {
+	type group struct {
+		first, why string
+		others     int
+	}
+	var groups []*group
+	byWhy := map[string]*group{}
 	for _, n := range u.NeverFit {
-		out = append(out, fmt.Sprintf("note: what-if: %s does not fit a node like %s even alone: %s: %s",
-			oneLine(n.Pod), oneLine(u.Template), oneLine(n.Plugin), oneLine(strings.Join(n.Reasons, ", "))))
+		why := oneLine(n.Plugin) + ": " + oneLine(strings.Join(n.Reasons, ", "))
+		if g := byWhy[why]; g != nil && u.Workload != "" {
+			g.others++
+			continue
+		}
+		g := &group{first: oneLine(n.Pod), why: why}
+		byWhy[why] = g
+		groups = append(groups, g)
+	}
+	out := make([]string, 0, len(groups))
+	for _, g := range groups {
+		who := g.first + " does"
+		if g.others > 0 {
+			who = fmt.Sprintf("%s and %s do", g.first, strings.Replace(podCount(g.others), "pod", "other pod", 1))
+		}
+		out = append(out, fmt.Sprintf("note: what-if: %s not fit a node like %s even alone: %s", who, oneLine(u.Template), g.why))
 	}
 	return out
+}
+
+// podCount is "1 pod" or "N pods".
+func podCount(n int) string {
+	if n == 1 {
+		return "1 pod"
+	}
+	return fmt.Sprintf("%d pods", n)
 }

@@ -50,20 +50,10 @@ func (o *WhyOptions) runReplicas(ctx context.Context, m *model.Model, objects []
 // replicasUnder places w's replicas (--replicas, else the workload's own
 // count) over m under cfg, and reports them with the replica summary.
 func (o *WhyOptions) replicasUnder(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config, w *decide.Workload) (*v1alpha1.SchedulingReport, error) {
-	n := w.DefaultReplicas
-	if o.Replicas >= 0 {
-		n = o.Replicas
-	}
-	pods, claims, err := w.Replicas(n, m.Nodes, objects)
+	pods, all, err := o.replicasOf(w, m, objects)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range pods {
-		load.DefaultPod(p)
-	}
-	warnPriority(o, pods)
-	all := append(append([]runtime.Object{}, objects...), claims...)
-	warnMissing(o.ErrOut, pods[:min(1, len(pods))], all)
 	verdicts, err := o.place(ctx, m, all, cfg, w, pods)
 	if err != nil {
 		return nil, err
@@ -71,6 +61,27 @@ func (o *WhyOptions) replicasUnder(ctx context.Context, m *model.Model, objects 
 	report := views.SchedulingReport(m.Source, cfg.Source, verdicts)
 	report.Replicas = replicaSummary(w, len(pods), verdicts)
 	return report, nil
+}
+
+// replicasOf makes w's replicas (--replicas, else the workload's own
+// count), defaulted as the API server would, and returns them with objects
+// and the replicas' claims; it warns about what the pods miss.
+func (o *WhyOptions) replicasOf(w *decide.Workload, m *model.Model, objects []runtime.Object) ([]*v1.Pod, []runtime.Object, error) {
+	n := w.DefaultReplicas
+	if o.Replicas >= 0 {
+		n = o.Replicas
+	}
+	pods, claims, err := w.Replicas(n, m.Nodes, objects)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range pods {
+		load.DefaultPod(p)
+	}
+	warnPriority(o, pods)
+	all := append(append([]runtime.Object{}, objects...), claims...)
+	warnMissing(o.ErrOut, pods[:min(1, len(pods))], all)
+	return pods, all, nil
 }
 
 // place runs the replicas' cycles in sequence over the model's cache.

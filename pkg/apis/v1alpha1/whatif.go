@@ -69,6 +69,10 @@ type ChangedPod struct {
 // scheduled, placing the pods one after the other.
 type UntilFits struct {
 	Template string `json:"template"`
+	// Workload is "<Kind> <namespace>/<name>" of the --pod-file whose
+	// replicas were placed; absent when the pods are the selected pending
+	// pods.
+	Workload string `json:"workload,omitempty"`
 	// Count is that number; -1 when even MaxTried copies were not enough.
 	Count int `json:"count"`
 	// MaxTried is the largest count placed.
