@@ -89,6 +89,14 @@ func (s *StatusLine) Write(p []byte) (int, error) {
 	return s.out.Write(p)
 }
 
+// Show puts line on the terminal as the progress line (see show), for a
+// progress other than the load's (scale-down's candidates); Clear takes it
+// away. Both are safe for concurrent use with Write.
+func (s *StatusLine) Show(line string) { s.show(line) }
+
+// Clear removes the progress line shown, if any.
+func (s *StatusLine) Clear() { _, _ = s.Write(nil) }
+
 // show puts line in place of the line shown (carriage return, padded with
 // spaces over a longer one); unchanged, it writes nothing.
 func (s *StatusLine) show(line string) {

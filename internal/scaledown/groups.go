@@ -88,12 +88,12 @@ func ParseStatus(cm *v1.ConfigMap) ([]GroupSize, error) {
 	return out, nil
 }
 
-// sizeOf finds the limits of group among sizes: the entry named exactly
+// SizeOf finds the limits of group among sizes: the entry named exactly
 // group, else the only entry whose name holds group as a whole part
 // (between "/", "-" or "_": a cloud provider's name for the group, such as
 // "eks-pool-a-1a2b3c" or ".../instanceGroups/gke-c-pool-a-1a2b-grp", holds
 // the label's pool name). nil when none or several match.
-func sizeOf(group string, sizes []GroupSize) *GroupSize {
+func SizeOf(group string, sizes []GroupSize) *GroupSize {
 	if group == "" {
 		return nil
 	}

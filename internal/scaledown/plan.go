@@ -14,6 +14,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/whatif"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
 // Input is what Plan works on.
@@ -116,7 +117,7 @@ func Plan(ctx context.Context, in Input) (*Outcome, error) {
 // candidate is a node under consideration.
 type candidate struct {
 	NodeOutcome
-	pods   []*v1.Pod // its non-terminal pods
+	pods   []*v1.Pod // its pods in the cache, by namespace and name
 	toMove []*v1.Pod
 	empty  bool
 }
@@ -125,7 +126,6 @@ type candidate struct {
 type planner struct {
 	in      Input
 	budgets *whatif.Budgets
-	podsOn  map[string][]*v1.Pod
 	groups  map[string]int // nodes per group still in the cluster
 	start   time.Time
 	sim     *simulation
@@ -140,12 +140,7 @@ func newPlanner(in Input) *planner {
 			pdbs = append(pdbs, b)
 		}
 	}
-	p := &planner{in: in, budgets: whatif.NewBudgets(pdbs), podsOn: map[string][]*v1.Pod{}, groups: map[string]int{}}
-	for _, pod := range in.Model.Pods {
-		if pod.Spec.NodeName != "" && pod.Status.Phase != v1.PodSucceeded && pod.Status.Phase != v1.PodFailed {
-			p.podsOn[pod.Spec.NodeName] = append(p.podsOn[pod.Spec.NodeName], pod)
-		}
-	}
+	p := &planner{in: in, budgets: whatif.NewBudgets(pdbs), groups: map[string]int{}}
 	for _, n := range in.Model.Nodes {
 		p.groups[GroupOf(n)]++
 	}
@@ -194,8 +189,10 @@ func (p *planner) eligible() (cands, others []*candidate) {
 		if n == nil {
 			continue
 		}
-		c := &candidate{NodeOutcome: NodeOutcome{Node: n, Group: GroupOf(n)}, pods: listOrder(p.podsOn[name])}
-		c.Utilization = utilizationOf(n, c.pods, opts)
+		c := &candidate{NodeOutcome: NodeOutcome{Node: n, Group: GroupOf(n)}}
+		infos := p.podsOf(name)
+		c.Utilization = utilizationOf(n, infos, opts)
+		c.pods = podsOfInfos(infos)
 		threshold := opts.UtilizationThreshold
 		if isGPUNode(n) {
 			threshold = opts.GPUUtilizationThreshold
@@ -220,9 +217,28 @@ func (p *planner) eligible() (cands, others []*candidate) {
 	return append(empty, full...), others
 }
 
+// podsOf is the cache's pods of node now: the pods moved onto it by the
+// removals before included.
+func (p *planner) podsOf(node string) []*cache.PodInfo {
+	if ni, ok := p.in.Model.Cache.GetNodeInfo(node); ok {
+		return ni.Pods
+	}
+	return nil
+}
+
+// podsOfInfos are the pods of infos, by namespace and name.
+func podsOfInfos(infos []*cache.PodInfo) []*v1.Pod {
+	pods := make([]*v1.Pod, len(infos))
+	for i, pi := range infos {
+		pods[i] = pi.Pod
+	}
+	return listOrder(pods)
+}
+
 // drainability applies the rules to c's pods: the first blocking pod
 // blocks c; the pods that must move are kept.
 func (p *planner) drainability(c *candidate) {
+	c.toMove = nil
 	for _, pod := range c.pods {
 		fate, rule, msg := verdictOf(pod, len(p.budgets.Of(pod)) > 0, &p.in.Options)
 		switch fate {
@@ -238,10 +254,14 @@ func (p *planner) drainability(c *candidate) {
 }
 
 // decide settles an examined candidate: group minimum, budgets, then
-// moving its pods.
+// moving its pods. Its pods are read again: the removals before may have
+// moved pods onto it, which must move too.
 func (p *planner) decide(ctx context.Context, c *candidate) error {
-	if size := sizeOf(c.Group, p.in.Sizes); size != nil && p.groups[c.Group] <= size.Min {
-		c.Result, c.Message = MinSizeReached, fmt.Sprintf("node group %s has %d nodes left, its minimum size is %d", c.Group, p.groups[c.Group], size.Min)
+	if c.pods = podsOfInfos(p.podsOf(c.Node.Name)); !c.empty {
+		p.drainability(c)
+	}
+	if size := SizeOf(c.Group, p.in.Sizes); size != nil && p.groups[c.Group] <= size.Min {
+		c.Result, c.Message = MinSizeReached, fmt.Sprintf("node group %s has %s left, its minimum size is %d", c.Group, plural(p.groups[c.Group], "node"), size.Min)
 		return nil
 	}
 	if p.refusedByBudget(c) {

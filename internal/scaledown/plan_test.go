@@ -134,7 +134,7 @@ func TestParseStatusLegacyText(t *testing.T) {
 		t.Fatalf("got %+v, %v", sizes, err)
 	}
 	// By whole parts between "-": pool-a is one, pool-b and ool-a are not.
-	if sizeOf("pool-a", sizes) == nil || sizeOf("pool-b", sizes) != nil || sizeOf("ool-a", sizes) != nil {
+	if SizeOf("pool-a", sizes) == nil || SizeOf("pool-b", sizes) != nil || SizeOf("ool-a", sizes) != nil {
 		t.Errorf("sizeOf matches by whole parts")
 	}
 }
@@ -180,5 +180,25 @@ func TestHopelessClassSettlesWithOneCycle(t *testing.T) {
 		if got := outcomeOf(t, out, n).Message; !strings.HasPrefix(got, want) {
 			t.Errorf("%s: message %q, want it to start with %q", n, got, want)
 		}
+	}
+}
+
+// A pod moved onto a candidate moves again with it: n1's a (1 cpu) lands
+// on n2 (1.5 of 4 cpu after, against 5.5 of 8 on n3); n2's b (500m) and a
+// then go to n3, the only node left (4.5 + 1.5 = 6 of 8 cpu). Both moves
+// of n2 name the pods of the input.
+func TestMovedPodsMoveAgain(t *testing.T) {
+	nodes := []*v1.Node{node("n1", "4", nil), node("n2", "4", nil), node("n3", "8", nil)}
+	pods := []*v1.Pod{pod("shop", "a", "n1", "1", "ReplicaSet/a"), pod("shop", "b", "n2", "500m", "ReplicaSet/b"), pod("shop", "c", "n3", "4500m", "ReplicaSet/c")}
+	out := plan(t, nodes, pods, nil, nil)
+	if got, want := summary(out), "n1:removable n2:removable n3:not-under-threshold"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	var moves []string
+	for _, m := range outcomeOf(t, out, "n2").Moves {
+		moves = append(moves, m.Pod.Name+"->"+m.Node)
+	}
+	if got, want := strings.Join(moves, " "), "a->n3 b->n3"; got != want {
+		t.Errorf("n2's moves %s, want %s", got, want)
 	}
 }

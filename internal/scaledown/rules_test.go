@@ -6,6 +6,10 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
 // Each rule of cluster-autoscaler's drainability (simulator/drainability/
@@ -76,16 +80,29 @@ func TestBlockingRules(t *testing.T) {
 // Utilization (simulator/utilization): n1 has 4 CPU and 8Gi; app requests
 // 1 CPU and 2Gi, the DaemonSet pod 1 CPU, the mirror pod 1 CPU. cpu =
 // 3/4 = 0.75, memory = 2/8 = 0.25; without DaemonSet pods 2/4 = 0.5,
-// without both 1/4 = 0.25 (a tie with memory: cpu is named).
-// A GPU node's utilization is its GPU's: 1 of 4 = 0.25.
+// without both 1/4 = 0.25 (a tie with memory: cpu is named). A GPU node's
+// utilization is its GPU's: 1 of 4 = 0.25. The requests are the cache's.
 func TestUtilization(t *testing.T) {
-	n1 := node("n1", "4", nil)
 	app := pod("shop", "app", "n1", "1", "ReplicaSet/app")
 	app.Spec.Containers[0].Resources.Requests[v1.ResourceMemory] = resource.MustParse("2Gi")
 	ds := pod("kube-system", "ds", "n1", "1", "DaemonSet/ds")
 	mirror := pod("kube-system", "static", "n1", "1", "")
 	mirror.Annotations = map[string]string{v1.MirrorPodAnnotationKey: "x"}
-	pods := []*v1.Pod{app, ds, mirror}
+	gpu := node("g1", "4", nil)
+	gpu.Status.Allocatable[GPUResource] = resource.MustParse("4")
+	train := pod("ml", "train", "g1", "3", "Job/train")
+	train.Spec.Containers[0].Resources.Requests[GPUResource] = resource.MustParse("1")
+	big := pod("shop", "big", "m1", "1", "ReplicaSet/big")
+	big.Spec.Containers[0].Resources.Requests[v1.ResourceMemory] = resource.MustParse("6Gi")
+	m, err := model.Build(&load.Cluster{Nodes: []*v1.Node{node("n1", "4", nil), gpu, node("m1", "4", nil)},
+		Pods: []*v1.Pod{app, ds, mirror, train, big}}, cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	utilization := func(name string, opts Options) Utilization {
+		ni, _ := m.Cache.GetNodeInfo(name)
+		return utilizationOf(ni.Node(), ni.Pods, &opts)
+	}
 	for _, tc := range []struct {
 		opts     Options
 		value    float64
@@ -95,22 +112,15 @@ func TestUtilization(t *testing.T) {
 		{Options{IgnoreDaemonSetsUtilization: true}, 0.5, v1.ResourceCPU},
 		{Options{IgnoreDaemonSetsUtilization: true, IgnoreMirrorPodsUtilization: true}, 0.25, v1.ResourceCPU},
 	} {
-		u := utilizationOf(n1, pods, &tc.opts)
+		u := utilization("n1", tc.opts)
 		if u.Value != tc.value || u.Resource != tc.resource || u.Memory != 0.25 {
 			t.Errorf("%+v: got %+v, want %v of %s, memory 0.25", tc.opts, u, tc.value, tc.resource)
 		}
 	}
-	gpu := node("g1", "4", nil)
-	gpu.Status.Allocatable[GPUResource] = resource.MustParse("4")
-	train := pod("ml", "train", "g1", "3", "Job/train")
-	train.Spec.Containers[0].Resources.Requests[GPUResource] = resource.MustParse("1")
-	if u := utilizationOf(gpu, []*v1.Pod{train}, &Options{}); u.Value != 0.25 || u.Resource != GPUResource || u.CPU != 0.75 {
+	if u := utilization("g1", Options{}); u.Value != 0.25 || u.Resource != GPUResource || u.CPU != 0.75 {
 		t.Errorf("GPU node: got %+v, want 0.25 of %s (cpu 0.75 not counted)", u, GPUResource)
 	}
-	memHeavy := node("m1", "4", nil)
-	big := pod("shop", "big", "m1", "1", "ReplicaSet/big")
-	big.Spec.Containers[0].Resources.Requests[v1.ResourceMemory] = resource.MustParse("6Gi")
-	if u := utilizationOf(memHeavy, []*v1.Pod{big}, &Options{}); u.Value != 0.75 || u.Resource != v1.ResourceMemory {
+	if u := utilization("m1", Options{}); u.Value != 0.75 || u.Resource != v1.ResourceMemory {
 		t.Errorf("memory-heavy node: got %+v, want 0.75 of memory", u)
 	}
 }

@@ -22,6 +22,9 @@ type simulation struct {
 	// reasons only more room on a node could undo (hopelessPlugins): the
 	// nodes left can only have less.
 	hopeless map[string]bool
+	// origins are the pods of the input the assumed replacements stand
+	// for (a replacement moved again replaces the same pod).
+	origins map[*v1.Pod]*v1.Pod
 }
 
 // hopelessPlugins are the filters whose rejection of a node stays while
@@ -35,7 +38,7 @@ var hopelessPlugins = map[string]bool{
 }
 
 func newSimulation(ctx context.Context, in Input) (*simulation, error) {
-	s := &simulation{in: in, c: in.Model.Cache, snap: cache.NewEmptySnapshot(), hopeless: map[string]bool{}}
+	s := &simulation{in: in, c: in.Model.Cache, snap: cache.NewEmptySnapshot(), hopeless: map[string]bool{}, origins: map[*v1.Pod]*v1.Pod{}}
 	if err := s.c.UpdateSnapshot(s.snap); err != nil {
 		return nil, err
 	}
@@ -72,6 +75,9 @@ func (s *simulation) remove(ctx context.Context, node *v1.Node, pods, toMove []*
 	for _, p := range toMove {
 		r := whatif.Replacement(p)
 		origin[r] = p
+		if o := s.origins[p]; o != nil {
+			origin[r] = o
+		}
 		reps = append(reps, r)
 	}
 	reps = decide.QueueOrder(reps)
@@ -104,6 +110,7 @@ func (s *simulation) remove(ctx context.Context, node *v1.Node, pods, toMove []*
 			return nil, fmt.Errorf("assuming pod %s/%s on %s: %w", a.Namespace, a.Name, v.Node, err)
 		}
 		assumed = append(assumed, a)
+		s.origins[a] = origin[r]
 		res.moves = append(res.moves, Move{Pod: origin[r], Node: v.Node})
 	}
 	return res, nil
@@ -169,24 +176,18 @@ func (s *simulation) remember(r *v1.Pod, v *decide.Verdict) {
 	}
 }
 
-// takeOut removes node's pods (those the cache holds) and node from the
-// cache; it returns the cached pods, to put back.
+// takeOut removes node's pods (the cache's own objects) and node from the
+// cache; it returns the pods, to put back.
 func (s *simulation) takeOut(node *v1.Node, pods []*v1.Pod) ([]*v1.Pod, error) {
-	var cached []*v1.Pod
 	for _, p := range pods {
-		cp, err := s.c.GetPod(p)
-		if err != nil {
-			continue // refused by the cache (model.Refused): not there
-		}
-		if err := s.c.RemovePod(cp); err != nil {
+		if err := s.c.RemovePod(p); err != nil {
 			return nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
 		}
-		cached = append(cached, cp)
 	}
 	if err := s.c.RemoveNode(node); err != nil {
 		return nil, fmt.Errorf("node %s: %w", node.Name, err)
 	}
-	return cached, nil
+	return pods, nil
 }
 
 // putBack undoes a removal: the assumed replacements are forgotten, the

@@ -3,7 +3,8 @@ package scaledown
 import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	resourcehelper "k8s.io/component-helpers/resource"
+
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
 // GPUResource is the extended resource that makes a node a GPU node, whose
@@ -13,9 +14,10 @@ const GPUResource v1.ResourceName = "nvidia.com/gpu"
 
 // Utilization is a node's requested share of its allocatable resources,
 // as cluster-autoscaler computes it (simulator/utilization): per resource
-// the sum of the node's pods' requests (component-helpers PodRequests:
-// init containers, sidecars and overhead included) over the node's
-// allocatable; 0 when nothing of it is allocatable.
+// the sum of the node's pods' requests over the node's allocatable; 0 when
+// nothing of it is allocatable. The requests are those the scheduler's
+// cache accounts (init containers, sidecars, overhead, resizes, as the
+// modelled version does), so the shares agree with "dump".
 type Utilization struct {
 	CPU, Memory, GPU float64
 	// Resource names the resource Value is of: "cpu" or "memory" (the
@@ -25,20 +27,19 @@ type Utilization struct {
 	Value float64
 }
 
-// utilizationOf computes node's utilization from pods (its non-terminal
-// pods), leaving DaemonSet and mirror pods out as opts says.
-func utilizationOf(node *v1.Node, pods []*v1.Pod, opts *Options) Utilization {
+// utilizationOf computes node's utilization from pods (the cache's pods
+// of the node), leaving DaemonSet and mirror pods out as opts says.
+func utilizationOf(node *v1.Node, pods []*cache.PodInfo, opts *Options) Utilization {
 	var cpu, mem, gpu int64
-	for _, p := range pods {
+	for _, pi := range pods {
+		p := pi.Pod
 		if opts.IgnoreDaemonSetsUtilization && isDaemonSetPod(p) || opts.IgnoreMirrorPodsUtilization && isMirrorPod(p) {
 			continue
 		}
-		req := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
-		cpu += req.Cpu().MilliValue()
-		mem += req.Memory().Value()
-		if q, ok := req[GPUResource]; ok {
-			gpu += q.Value()
-		}
+		r := &pi.Resource.Resource
+		cpu += r.MilliCPU
+		mem += r.Memory
+		gpu += r.ScalarResources[GPUResource]
 	}
 	alloc := node.Status.Allocatable
 	u := Utilization{

@@ -116,6 +116,12 @@ func TestGolden(t *testing.T) {
 		{"drain.json", []string{"drain", "-f", fixture("drain"), "n1", "--force", "--ignore-daemonsets", "--delete-emptydir-data", "-o", "json"}, 1},
 		{"drain-old-blocked.txt", []string{"drain", "-f", fixture("drain-old"), "n1"}, 1},
 		{"drain-old.txt", []string{"drain", "-f", fixture("drain-old"), "n1", "--ignore-daemonsets"}, 0},
+		{"scaledown-rules.txt", []string{"scale-down", "-f", fixture("scaledown-rules")}, 0},
+		{"scaledown-greedy.txt", []string{"scale-down", "-f", fixture("scaledown-greedy")}, 0},
+		{"scaledown-greedy-wide.txt", []string{"scale-down", "-f", fixture("scaledown-greedy"), "-o", "wide"}, 0},
+		{"scaledown-greedy.json", []string{"scale-down", "-f", fixture("scaledown-greedy"), "-o", "json"}, 0},
+		{"scaledown-greedy-n2.txt", []string{"scale-down", "-f", fixture("scaledown-greedy"), "n2"}, 0},
+		{"scaledown-greedy-none.txt", []string{"scale-down", "-f", fixture("scaledown-greedy"), "n3", "n4"}, 1},
 		{"next-nodes-cycles.txt", []string{"next-nodes", "-f", "testdata/clusters/many-nodes.yaml", "--cycles", "4"}, 0},
 	}
 	for _, tc := range tests {

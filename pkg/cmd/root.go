@@ -77,6 +77,7 @@ nothing (-n is only the namespace of an --evict NAME).
 		NewCmdSimulate(streams),
 		NewCmdWhy(streams),
 		NewCmdDrain(streams),
+		NewCmdScaleDown(streams),
 		NewCmdReport(streams),
 		NewCmdCompare(streams),
 		NewCmdDiff(streams),

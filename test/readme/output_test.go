@@ -28,6 +28,7 @@ var outputKinds = map[string]reflect.Type{
 	"SchedulingReport": reflect.TypeFor[v1alpha1.SchedulingReport](),
 	"ConfigComparison": reflect.TypeFor[v1alpha1.ConfigComparison](),
 	"DrainReport":      reflect.TypeFor[v1alpha1.DrainReport](),
+	"ScaleDownReport":  reflect.TypeFor[v1alpha1.ScaleDownReport](),
 	"CacheComparison":  reflect.TypeFor[v1alpha1.CacheComparison](),
 	"CacheDiff":        reflect.TypeFor[v1alpha1.CacheDiff](),
 	"CacheWatchEvent":  reflect.TypeFor[v1alpha1.CacheWatchEvent](),
