@@ -65,6 +65,7 @@ type outcomeOn struct{ result, node string }
 // bound to.
 func beforeEdits(ctx context.Context, in *Input, cfg *Config, verdicts []*decide.Verdict, each bool) (map[string]outcomeOn, error) {
 	m := build(in.Original, in.Choice, cache.Options{})
+	in.order.Apply(m, nil)
 	pending := map[string]*v1.Pod{}
 	for _, p := range m.Pending {
 		pending[p.Namespace+"/"+p.Name] = p

@@ -25,6 +25,9 @@ type Request struct {
 	// before the cache is made, to set what depends on the version (a
 	// simulation's TTL) in the options; its error ends Open.
 	Configure func(Choice, *cache.Options) error
+	// Order, when not nil, is the running scheduler's node order every
+	// model keeps (--scheduler-log).
+	Order *NodeOrder
 }
 
 // options are the cache options of the model for choice.
@@ -50,6 +53,9 @@ type Input struct {
 	Applied  *whatif.Applied
 	Original *load.Cluster
 	Template *whatif.NodeCopies
+	// order is the Request's Order, for the models built later from the
+	// same input (the unedited one of Changes).
+	order *NodeOrder
 }
 
 // Open reads or lists the input, chooses the kube-scheduler version once
@@ -81,7 +87,8 @@ func Open(ctx context.Context, req Request, notes *Notes) (*Input, error) {
 		return nil, err
 	}
 	m.WriteWarnings(notes.Writer())
-	return &Input{Cluster: cluster, Model: m, Choice: choice}, nil
+	req.Order.Apply(m, notes)
+	return &Input{Cluster: cluster, Model: m, Choice: choice, order: req.Order}, nil
 }
 
 // openEdited is Open with edits: load, choose the version from the
@@ -109,7 +116,8 @@ func openEdited(ctx context.Context, req Request, notes *Notes) (*Input, error) 
 	}
 	m, _ := model.Build(edited, opts)
 	m.WriteWarnings(notes.Writer())
-	return &Input{Cluster: edited, Model: m, Choice: choice, Applied: applied, Original: orig, Template: template}, nil
+	req.Order.Apply(m, notes)
+	return &Input{Cluster: edited, Model: m, Choice: choice, Applied: applied, Original: orig, Template: template, order: req.Order}, nil
 }
 
 // Build builds the model of cluster with choice's profile and opts (the

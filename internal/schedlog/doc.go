@@ -37,6 +37,10 @@
 // never a partial dump. A log without any dump gives a *NoDumpError whose
 // message says how to make the scheduler write one.
 //
+// ParseNodeTree reads another part of the same logs: the NodeTree's
+// "Added node …"/"Removed node …" records (-v=2), replayed from the
+// scheduler's last start into the order it scans the nodes in.
+//
 // Write renders a Dump in any layout; tests and benchmarks use it to produce
 // logs of a given size from our own model.
 package schedlog

@@ -62,6 +62,9 @@ type cacheImpl struct {
 	nodes       map[string]*nodeInfoListItem
 	headNode    *nodeInfoListItem
 	nodeTree    *NodeTree
+	// treeOrders counts OrderNodeTree calls: a snapshot whose node list
+	// was built before the last one rebuilds it.
+	treeOrders  int
 	imageStates map[string]*ImageStateSummary
 }
 

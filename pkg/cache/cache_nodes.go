@@ -66,6 +66,39 @@ func (c *cacheImpl) RemoveNode(node *v1.Node) error {
 	return nil
 }
 
+// OrderNodeTree implements Cache.
+func (c *cacheImpl) OrderNodeTree(names []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.nodeTree
+	tree := NewNodeTree(nil)
+	added := sets.New[string]()
+	add := func(name string) {
+		item, ok := c.nodes[name]
+		if !ok || item.info.Node() == nil || added.Has(name) {
+			return
+		}
+		added.Insert(name)
+		tree.AddNode(item.info.Node())
+	}
+	inTree := sets.New[string]()
+	for _, key := range old.zones {
+		inTree.Insert(old.tree[key].names...)
+	}
+	for _, name := range names {
+		if inTree.Has(name) {
+			add(name)
+		}
+	}
+	for _, key := range old.zones {
+		for _, name := range old.tree[key].names {
+			add(name)
+		}
+	}
+	c.nodeTree = tree
+	c.treeOrders++
+}
+
 // sortedKeys gives a deterministic iteration order over a key set.
 func sortedKeys(s sets.Set[string]) []string {
 	keys := s.UnsortedList()

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -311,5 +312,41 @@ func TestGetNodeSummary(t *testing.T) {
 	}
 	if _, ok := c.GetNodeSummary("none"); ok {
 		t.Error("a summary of a node the cache does not hold")
+	}
+}
+
+// TestOrderNodeTree: the tree is rebuilt as if the named nodes came first
+// in that order (zones first seen, names within a zone), the others after
+// in their tree order; unknown names are ignored; a snapshot built before
+// rebuilds its node list, another one too.
+func TestOrderNodeTree(t *testing.T) {
+	c := newTestCache(Options{})
+	for _, n := range []*v1.Node{zoned("a1", "r", "a"), zoned("b1", "r", "b"), zoned("a2", "r", "a"), zoned("c1", "r", "c"), zoned("b2", "r", "b")} {
+		c.AddNode(n)
+	}
+	s1, s2 := NewEmptySnapshot(), NewEmptySnapshot()
+	mustNil(t, c.UpdateSnapshot(s1))
+	names := func(s *Snapshot) string {
+		var out []string
+		for _, ni := range s.List() {
+			out = append(out, ni.Node().Name)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := names(s1); got != "a1 b1 c1 a2 b2" {
+		t.Fatalf("before: %s", got)
+	}
+	// b2 before b1 and zone b first; a2 not named: after a1 in zone a; c1
+	// not named: zone c after the named zones; gone is ignored.
+	c.OrderNodeTree([]string{"b2", "gone", "a1", "b1"})
+	mustNil(t, c.UpdateSnapshot(s1))
+	mustNil(t, c.UpdateSnapshot(s2))
+	for _, s := range []*Snapshot{s1, s2} {
+		if got := names(s); got != "b2 a1 c1 b1 a2" {
+			t.Errorf("after: %s", got)
+		}
+	}
+	if list, _ := c.NodeTreeList(); strings.Join(list, " ") != "b2 a1 c1 b1 a2" {
+		t.Errorf("tree: %v", list)
 	}
 }

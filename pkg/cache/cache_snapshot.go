@@ -36,6 +36,9 @@ func (c *cacheImpl) UpdateSnapshot(s *Snapshot) error {
 		c.removeDeletedNodesFromSnapshot(s)
 		flags.allLists = true
 	}
+	if s.treeOrders != c.treeOrders {
+		flags.allLists, s.treeOrders = true, c.treeOrders
+	}
 	if flags.any() {
 		c.updateSnapshotLists(s, flags.allLists)
 	}

@@ -112,6 +112,15 @@ type Cache interface {
 	GetNodeSummary(name string) (NodeSummary, bool)
 	// NodeTreeList returns the NodeTree's current List() order and zones.
 	NodeTreeList() ([]string, error)
+	// OrderNodeTree rebuilds the NodeTree as if the nodes had been added in
+	// the order of names (a NodeTree's List() order, or any order with the
+	// same zones first seen and the same names within each zone): the nodes
+	// names holds first, then the others, each appended to its zone in its
+	// present tree order. Names the tree lacks are ignored. The next
+	// UpdateSnapshot rebuilds its node list in the new order. Upstream has
+	// no such method: it stands for a running scheduler that received the
+	// nodes in another order than the input lists them.
+	OrderNodeTree(names []string)
 
 	// NodeCount is the number of NodeInfos, placeholders and ghosts included
 	// (not the NodeTree size). Upstream marks it test-only.

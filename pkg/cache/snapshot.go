@@ -19,6 +19,9 @@ type Snapshot struct {
 	havePodsWithRequiredAntiAffinity []*NodeInfo
 	usedPVCSet                       sets.Set[string]
 	generation                       int64
+	// treeOrders is the cache's count of OrderNodeTree calls when the
+	// node list was last built.
+	treeOrders int
 }
 
 // NewEmptySnapshot returns a snapshot with generation 0, so the first

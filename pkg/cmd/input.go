@@ -50,6 +50,9 @@ type InputFlags struct {
 	// KeepEmptyDir keeps the pods' emptyDir volumes, which loading drops
 	// otherwise (drain's local-storage rule reads them). Not a flag.
 	KeepEmptyDir bool
+	// SchedulerLog, when the command sets it, is --scheduler-log: every
+	// model built is put in the running scheduler's node order.
+	SchedulerLog *SchedulerLogFlags
 
 	limits load.Limits // from MaxDocumentSize, set by Complete
 	// memory is the process's memory policy, from the command's context
@@ -145,6 +148,9 @@ func (f *InputFlags) AddFlags(cmd *cobra.Command) {
 	f.Version.AddFlags(cmd)
 	cmd.Flags().StringVar(&f.MaxDocumentSize, "max-document-size", f.MaxDocumentSize,
 		"Refuse an input document (or List item, or line) larger than this (e.g. 256Mi, 1Gi)")
+	if f.SchedulerLog != nil {
+		f.SchedulerLog.AddFlags(cmd)
+	}
 	f.registerCompletions(cmd)
 }
 
@@ -161,7 +167,10 @@ func (f *InputFlags) Complete(getter genericclioptions.RESTClientGetter) error {
 		return fmt.Errorf("--max-document-size: %w", err)
 	}
 	f.limits = load.Limits{MaxDocumentBytes: size}
-	return f.Version.Complete()
+	if err := f.Version.Complete(); err != nil {
+		return err
+	}
+	return f.SchedulerLog.Complete()
 }
 
 // restClientGetter is the getter Complete chose, else ConfigFlags (shell
@@ -221,7 +230,7 @@ func (f *InputFlags) request(streams genericiooptions.IOStreams, edits *pipeline
 		v := opts.Profile.Version
 		spec.Given = &v
 	}
-	return pipeline.Request{Source: f.source(streams), Version: spec, Edits: edits, Options: opts}
+	return pipeline.Request{Source: f.source(streams), Version: spec, Edits: edits, Options: opts, Order: f.SchedulerLog.nodeOrder()}
 }
 
 // open runs the pipeline's Open (load, version, edits, model) and prints
@@ -301,6 +310,7 @@ func (f *InputFlags) BuildModel(ctx context.Context, cluster *load.Cluster, opts
 		return nil, err
 	}
 	m.WriteWarnings(notes.Writer())
+	f.SchedulerLog.nodeOrder().Apply(m, &notes)
 	_, _ = notes.WriteTo(warnings)
 	return m, nil
 }

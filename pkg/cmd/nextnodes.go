@@ -8,6 +8,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
@@ -46,7 +47,7 @@ type NextNodesOptions struct {
 
 // NewNextNodesOptions returns NextNodesOptions with defaults.
 func NewNextNodesOptions(streams genericiooptions.IOStreams) *NextNodesOptions {
-	return &NextNodesOptions{Input: NewInputFlags().withoutNamespace(), Output: NewOutputFlags().withTable(func(t printers.TableOptions) (*printers.Table, error) {
+	return &NextNodesOptions{Input: NewInputFlags().withoutNamespace().withSchedulerLog(), Output: NewOutputFlags().withTable(func(t printers.TableOptions) (*printers.Table, error) {
 		return printers.NodeOrderTable(&v1alpha1.NodeOrder{}, t), nil
 	}), IOStreams: streams}
 }
@@ -60,6 +61,12 @@ func NewCmdNextNodes(streams genericiooptions.IOStreams) *cobra.Command {
 		Long: `Show the order in which the scheduler's NodeTree hands out nodes: zones in
 first-seen order, one node of each zone per round (the stateful
 NodeTree.Next() of v1.18–v1.19; the List() of v1.20+ gives the same order).
+
+The zones and each zone's nodes follow the order the scheduler received the
+nodes; that of the nodes present at its start is not determined (a note says
+so), so the order shown is that of a scheduler that received them in the
+input's order. --scheduler-log FILE (kube-scheduler's own log at -v=2 or more)
+replays its NodeTree records and shows the running scheduler's order.
 
 With --cycles, show for successive scheduling cycles which nodes each examines:
 the scan starts at the moving start index and stops after
@@ -115,7 +122,15 @@ func (o *NextNodesOptions) Run() error {
 		return err
 	}
 	profile := choice.Profile
-	order := views.NodeOrder(cluster.Source, cluster.Nodes, views.NodeOrderOptions{
+	var notes pipeline.Notes
+	nodes := cluster.Nodes
+	if lo := o.Input.SchedulerLog.nodeOrder(); lo != nil {
+		nodes = lo.Nodes(nodes, &notes)
+	} else {
+		notes.Add(pipeline.SeverityNote, "%s", views.UndeterminedOrder)
+	}
+	_, _ = notes.WriteTo(o.ErrOut)
+	order := views.NodeOrder(cluster.Source, nodes, views.NodeOrderOptions{
 		Count: o.Count, Cycles: o.Cycles, Percentage: o.Percentage, Behavior: &profile.Behavior})
 	return o.Output.PrintTable(o.Out, order, func(t printers.TableOptions) (*printers.Table, error) { return printers.NodeOrderTable(order, t), nil }, nil)
 }

@@ -127,7 +127,7 @@ type SimulateOptions struct {
 // NewSimulateOptions returns SimulateOptions with defaults.
 func NewSimulateOptions(streams genericiooptions.IOStreams) *SimulateOptions {
 	return &SimulateOptions{
-		Input: NewInputFlags(), Output: NewOutputFlags().withTable(func(t printers.TableOptions) (*printers.Table, error) {
+		Input: NewInputFlags().withSchedulerLog(), Output: NewOutputFlags().withTable(func(t printers.TableOptions) (*printers.Table, error) {
 			return printers.TimelineTable(&v1alpha1.Simulation{}, t)
 		}), Bind: string(simulate.Confirm),
 		BindLatency: simulate.DefaultBindLatency, CleanupPeriod: simulate.DefaultCleanupPeriod,

@@ -66,7 +66,7 @@ type WhyOptions struct {
 
 // NewWhyOptions returns WhyOptions with defaults.
 func NewWhyOptions(streams genericiooptions.IOStreams) *WhyOptions {
-	return &WhyOptions{Input: NewInputFlags(), Output: NewOutputFlags().withTable(func(printers.TableOptions) (*printers.Table, error) {
+	return &WhyOptions{Input: NewInputFlags().withSchedulerLog(), Output: NewOutputFlags().withTable(func(printers.TableOptions) (*printers.Table, error) {
 		return printers.SchedulingTable(&v1alpha1.SchedulingReport{}), nil
 	}), Replicas: -1, WhatIf: NewWhatIfFlags(), IOStreams: streams}
 }

@@ -46,6 +46,12 @@ func StartScheduler(t *testing.T, c *Cluster, args ...string) *Scheduler {
 	t.Helper()
 	began := time.Now()
 	s := &Scheduler{LogPath: filepath.Join(c.Dir, "kube-scheduler.log")}
+	// A scheduler started again appends to the same log: wait for this
+	// start's sync, not the last one's.
+	lr := &logReader{path: s.LogPath}
+	if fi, err := os.Stat(s.LogPath); err == nil {
+		lr.off = fi.Size()
+	}
 	s.proc = startProcess(t, "kube-scheduler", s.LogPath, c.Binaries.KubeScheduler, append([]string{
 		"--kubeconfig=" + c.Kubeconfig(UserAdmin),
 		"--leader-elect=false",
@@ -54,7 +60,6 @@ func StartScheduler(t *testing.T, c *Cluster, args ...string) *Scheduler {
 	}, args...)...)
 	ctx, cancel := context.WithTimeout(t.Context(), schedulerStartTimeout)
 	defer cancel()
-	lr := &logReader{path: s.LogPath}
 	err := poll(ctx, "kube-scheduler to sync", 50*time.Millisecond, []*process{s.proc, c.apiserver}, func(context.Context) (bool, error) {
 		if err := lr.readMore(); err != nil {
 			return false, err
@@ -66,6 +71,13 @@ func StartScheduler(t *testing.T, c *Cluster, args ...string) *Scheduler {
 	}
 	t.Logf("e2e: kube-scheduler synced in %v", time.Since(began).Round(time.Millisecond))
 	return s
+}
+
+// Stop stops the scheduler (SIGTERM, then SIGKILL) and waits for it; a
+// scheduler started again with StartScheduler appends to the same log.
+func (s *Scheduler) Stop(t *testing.T) {
+	t.Helper()
+	s.proc.stop(t)
 }
 
 // DumpCache sends SIGUSR2 to the scheduler and returns the cache dump it
