@@ -12,9 +12,9 @@ import (
 
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/simulate"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -53,12 +53,12 @@ func (o *WhyOptions) validateConfigs() error {
 // loadConfigs reads every --config before any work, so that a bad file
 // fails first; names are the files' base names, or the paths as given
 // when two base names are the same.
-func loadConfigs(files []string) ([]*decide.Config, []string, error) {
-	cfgs := make([]*decide.Config, len(files))
+func loadConfigs(files []string) ([]*pipeline.Config, []string, error) {
+	cfgs := make([]*pipeline.Config, len(files))
 	names := make([]string, len(files))
 	seen := map[string]int{}
 	for i, f := range files {
-		cfg, err := decide.LoadConfigFile(f)
+		cfg, err := pipeline.LoadConfig(f)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -176,7 +176,7 @@ func (o *SimulateOptions) compareConfigs() error {
 
 // simulateUnder runs the plain timeline under one configuration over a
 // model built afresh from cluster.
-func (o *SimulateOptions) simulateUnder(cfg *decide.Config, cluster *load.Cluster, ttl simulate.TTLChoice, profile *cache.Profile, first bool) (v1alpha1.ConfigOutcome, string, error) {
+func (o *SimulateOptions) simulateUnder(cfg *pipeline.Config, cluster *load.Cluster, ttl simulate.TTLChoice, profile *cache.Profile, first bool) (v1alpha1.ConfigOutcome, string, error) {
 	sim, err := simulate.New(o.simOptions(ttl, profile, cfg), func(opts cache.Options) (*model.Model, []k8sruntime.Object, error) {
 		m, err := o.Input.BuildModel(o.context(), cluster, opts, o.ErrOut)
 		if err != nil {
@@ -196,7 +196,7 @@ func (o *SimulateOptions) simulateUnder(cfg *decide.Config, cluster *load.Cluste
 		fmt.Fprintln(o.ErrOut, ttl.Note())
 	}
 	warnMissing(o.ErrOut, pods, cluster.Objects)
-	res, err := sim.Run(decide.QueueOrder(pods))
+	res, err := sim.Run(pipeline.QueueOrder(pods))
 	if err != nil {
 		return v1alpha1.ConfigOutcome{}, "", usageError(err)
 	}

@@ -14,9 +14,9 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/internal/whatif"
@@ -288,9 +288,6 @@ func unlisted(c *load.Cluster, kind string) bool {
 }
 
 // schedulerConfigFile is --config's configuration, or the default one.
-func schedulerConfigFile(file string) (*decide.Config, error) {
-	if file == "" {
-		return decide.DefaultConfig()
-	}
-	return decide.LoadConfigFile(file)
+func schedulerConfigFile(file string) (*pipeline.Config, error) {
+	return pipeline.LoadConfig(file)
 }

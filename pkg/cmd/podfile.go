@@ -9,8 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 )
 
 // podFileHolds is what a --pod-file holds, for the error of one that
@@ -66,7 +66,7 @@ func sameNamespace(own, flag string) error {
 
 // readPodFile reads the one Pod or workload of a --pod-file (readPodFiles).
 // Errors name the file: no pod or workload in it, or more than one.
-func readPodFile(name string, stdin io.Reader, in *InputFlags, warnings io.Writer) (*decide.Workload, error) {
+func readPodFile(name string, stdin io.Reader, in *InputFlags, warnings io.Writer) (*pipeline.Workload, error) {
 	c, err := readPodFiles([]string{name}, stdin, in, warnings)
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func readPodFile(name string, stdin io.Reader, in *InputFlags, warnings io.Write
 	}
 	found = append(found, c.Objects...)
 	if len(found) != 1 {
-		return nil, fmt.Errorf("--pod-file %s: want exactly one non-terminal Pod or workload (%s), found %d", oneLine(name), strings.Join(decide.WorkloadKinds[1:], ", "), len(found))
+		return nil, fmt.Errorf("--pod-file %s: want exactly one non-terminal Pod or workload (%s), found %d", oneLine(name), strings.Join(pipeline.WorkloadKindNames()[1:], ", "), len(found))
 	}
-	return decide.WorkloadOf(found[0])
+	return pipeline.WorkloadOf(found[0])
 }

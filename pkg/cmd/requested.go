@@ -12,12 +12,11 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
-	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 )
 
@@ -341,23 +340,10 @@ func (o *RequestedOptions) withFits(ctx context.Context, r *v1alpha1.RequestedRe
 		fmt.Fprintf(o.ErrOut, "note: pod %s/%s is bound to node %s; it is evaluated as if it were pending, without its own requests on that node\n", oneLine(pod.Namespace), oneLine(pod.Name), oneLine(pod.Spec.NodeName))
 		pod = asPending(pod)
 	}
-	warnMissing(o.ErrOut, []*v1.Pod{pod}, objects)
-	snap := cache.NewEmptySnapshot()
-	if err := m.Cache.UpdateSnapshot(snap); err != nil {
-		return err
-	}
-	e, err := decide.New(ctx, decide.Input{Snapshot: snap, Pending: m.Pending, Objects: objects})
-	if err != nil {
-		return err
-	}
-	defer e.Close()
-	v, err := e.FilterAll(ctx, pod)
-	if err != nil {
-		return err
-	}
-	profile := m.Cache.Profile()
-	views.AttachFits(r, pod, v, &profile)
-	return nil
+	var notes pipeline.Notes
+	err := pipeline.Fits(ctx, r, m, objects, pod, &notes)
+	_, _ = notes.WriteTo(o.ErrOut)
+	return err
 }
 
 // asPending is a bound pod as it was before scheduling: no node, no status.

@@ -15,7 +15,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
@@ -166,11 +165,11 @@ func NewCmdSimulate(streams genericiooptions.IOStreams) *cobra.Command {
 }
 
 // schedulerConfig is --config, or nil for kube-scheduler's default.
-func (o *SimulateOptions) schedulerConfig() (*decide.Config, error) {
+func (o *SimulateOptions) schedulerConfig() (*pipeline.Config, error) {
 	if len(o.ConfigFiles) == 0 {
 		return nil, nil
 	}
-	return decide.LoadConfigFile(o.ConfigFiles[0])
+	return pipeline.LoadConfig(o.ConfigFiles[0])
 }
 
 // noteTimelineFlags records which timeline-only duration flags were given:
@@ -333,7 +332,7 @@ func (o *SimulateOptions) checkTicks(ttl time.Duration, p *cache.Profile) error 
 	return nil
 }
 
-func (o *SimulateOptions) simOptions(ttl simulate.TTLChoice, p *cache.Profile, cfg *decide.Config) simulate.Options {
+func (o *SimulateOptions) simOptions(ttl simulate.TTLChoice, p *cache.Profile, cfg *pipeline.Config) simulate.Options {
 	return simulate.Options{
 		TTL: ttl, Profile: p, Bind: o.bind, BindFor: o.bindFor, Node: o.Node,
 		BindLatency: o.BindLatency, CleanupPeriod: o.CleanupPeriod, Until: o.Until,
@@ -428,7 +427,7 @@ func (o *SimulateOptions) Run() error {
 	if steps != nil {
 		out, err = sim.RunScript(steps, pods)
 	} else {
-		out, err = sim.Run(decide.QueueOrder(pods))
+		out, err = sim.Run(pipeline.QueueOrder(pods))
 	}
 	if err != nil {
 		return usageError(err)

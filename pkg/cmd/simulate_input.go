@@ -8,9 +8,9 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/simulate/script"
 )
 
@@ -72,7 +72,7 @@ func (o *SimulateOptions) podFilePods(m *model.Model) ([]*v1.Pod, error) {
 	}
 	pods := c.Pods
 	for _, obj := range c.Objects {
-		w, err := decide.WorkloadOf(obj)
+		w, err := pipeline.WorkloadOf(obj)
 		if err != nil {
 			continue // a scheduling kind of the pod files, not a workload
 		}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/schedcache/kubectl-schedcache/internal/decide"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/internal/whatif"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -17,7 +17,7 @@ import (
 // of the placement at the count found, with the estimate on stderr (and in
 // the report's whatIf field). Exit 1 when no count up to the number of pods
 // is enough, or when some pod does not fit the template even alone.
-func (o *WhyOptions) runUntilFits(ctx context.Context, in *whatIfInput, cfg *decide.Config) error {
+func (o *WhyOptions) runUntilFits(ctx context.Context, in *whatIfInput, cfg *pipeline.Config) error {
 	m := in.Model
 	input := whatif.UntilFitsInput{Model: m, Objects: in.Cluster.Objects, Config: cfg}
 	if o.PodFile != "" {

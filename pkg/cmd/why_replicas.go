@@ -9,10 +9,9 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
-	"github.com/schedcache/kubectl-schedcache/internal/views"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 )
@@ -22,7 +21,7 @@ import (
 // scheduler would place them, each assumed before the next. It stops at the
 // first replica that does not fit (the next ones, identical, would not
 // either), except for a DaemonSet, whose pods are each tied to a node.
-func (o *WhyOptions) runReplicas(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config) error {
+func (o *WhyOptions) runReplicas(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *pipeline.Config) error {
 	w, err := readPodFile(o.PodFile, o.In, o.Input, o.ErrOut)
 	if err != nil {
 		return err
@@ -49,24 +48,18 @@ func (o *WhyOptions) runReplicas(ctx context.Context, m *model.Model, objects []
 
 // replicasUnder places w's replicas (--replicas, else the workload's own
 // count) over m under cfg, and reports them with the replica summary.
-func (o *WhyOptions) replicasUnder(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config, w *decide.Workload) (*v1alpha1.SchedulingReport, error) {
+func (o *WhyOptions) replicasUnder(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *pipeline.Config, w *pipeline.Workload) (*v1alpha1.SchedulingReport, error) {
 	pods, all, err := o.replicasOf(w, m, objects)
 	if err != nil {
 		return nil, err
 	}
-	verdicts, err := o.place(ctx, m, all, cfg, w, pods)
-	if err != nil {
-		return nil, err
-	}
-	report := views.SchedulingReport(m.Source, cfg.Source, verdicts)
-	report.Replicas = replicaSummary(w, len(pods), verdicts)
-	return report, nil
+	return pipeline.Replicas(ctx, m, all, cfg, w, pods)
 }
 
 // replicasOf makes w's replicas (--replicas, else the workload's own
 // count), defaulted as the API server would, and returns them with objects
 // and the replicas' claims; it warns about what the pods miss.
-func (o *WhyOptions) replicasOf(w *decide.Workload, m *model.Model, objects []runtime.Object) ([]*v1.Pod, []runtime.Object, error) {
+func (o *WhyOptions) replicasOf(w *pipeline.Workload, m *model.Model, objects []runtime.Object) ([]*v1.Pod, []runtime.Object, error) {
 	n := w.DefaultReplicas
 	if o.Replicas >= 0 {
 		n = o.Replicas
@@ -82,40 +75,6 @@ func (o *WhyOptions) replicasOf(w *decide.Workload, m *model.Model, objects []ru
 	all := append(append([]runtime.Object{}, objects...), claims...)
 	warnMissing(o.ErrOut, pods[:min(1, len(pods))], all)
 	return pods, all, nil
-}
-
-// place runs the replicas' cycles in sequence over the model's cache.
-func (o *WhyOptions) place(ctx context.Context, m *model.Model, objects []runtime.Object, cfg *decide.Config, w *decide.Workload, pods []*v1.Pod) ([]*decide.Verdict, error) {
-	seq, err := decide.NewSequence(ctx, m.Cache, decide.Input{Pending: m.Pending, Objects: objects, Config: cfg})
-	if err != nil {
-		return nil, err
-	}
-	defer seq.Close()
-	var out []*decide.Verdict
-	for _, p := range pods {
-		v, err := seq.Next(ctx, p)
-		if err != nil {
-			return nil, fmt.Errorf("pod %s: %w", oneLine(p.Namespace+"/"+p.Name), err)
-		}
-		out = append(out, v)
-		if v.Result != decide.Scheduled && !w.PerNode {
-			break
-		}
-	}
-	return out, nil
-}
-
-func replicaSummary(w *decide.Workload, requested int, verdicts []*decide.Verdict) *v1alpha1.ReplicaSummary {
-	s := &v1alpha1.ReplicaSummary{Workload: fmt.Sprintf("%s %s/%s", w.Kind, w.Namespace, w.Name), Requested: requested, Nodes: map[string]int{}}
-	for _, v := range verdicts {
-		if v.Result == decide.Scheduled {
-			s.Fit++
-			s.Nodes[v.Node]++
-		} else if s.FirstUnfit == "" {
-			s.FirstUnfit = v.Pod.Namespace + "/" + v.Pod.Name
-		}
-	}
-	return s
 }
 
 // replicaLine is the stderr summary, e.g. "Deployment shop/web: 3 of 5
