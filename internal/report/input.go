@@ -5,7 +5,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
@@ -32,9 +31,10 @@ type Input struct {
 	// Order is views.NodeOrder with one slot per node (the NodeTree.List
 	// order, which groups the grid by zone) and the first cycles.
 	Order *v1alpha1.NodeOrder
-	// Verdicts are the pending pods' scheduling verdicts (Evaluate; their
-	// RejectedBy counts are kept without per-node results).
-	Verdicts []*decide.Verdict
+	// Pending are the pending pods' decisions, as why -A's table and JSON
+	// show them (their rejectedBy counts kept without per-node results);
+	// nil when no pod is pending.
+	Pending *v1alpha1.SchedulingReport
 	// Warnings are the lines the commands print on stderr for this input
 	// (warnings and notes), shown in the header.
 	Warnings []string

@@ -2,12 +2,14 @@ package report
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
-	"strings"
 
-	"github.com/schedcache/kubectl-schedcache/internal/decide"
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
+	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 )
+
+// resultUnschedulable is a PodDecision's result when no node fits.
+const resultUnschedulable = "unschedulable"
 
 // pendingRow is one pending pod and the scheduler's verdict on it.
 type pendingRow struct {
@@ -40,33 +42,39 @@ const (
 	chartRow       = 22
 )
 
-func pendingRows(verdicts []*decide.Verdict) []pendingRow {
-	out := make([]pendingRow, 0, len(verdicts))
-	for _, v := range verdicts {
-		r := pendingRow{Pod: v.Pod.Namespace + "/" + v.Pod.Name, Result: string(v.Result), Node: v.Node, Why: v.Message}
-		if p := v.Preemption; p != nil {
-			victims := make([]string, 0, len(p.Victims))
-			for _, victim := range p.Victims {
-				victims = append(victims, victim.Namespace+"/"+victim.Name)
-			}
-			r.Preemption = fmt.Sprintf("nominate %s, evict %s", p.NominatedNode, strings.Join(victims, ", "))
+// pendingRows are the pending pods' rows, in the words of why's table:
+// the same result, node, message and preemption text.
+func pendingRows(r *v1alpha1.SchedulingReport) []pendingRow {
+	if r == nil {
+		return nil
+	}
+	out := make([]pendingRow, 0, len(r.Pods))
+	for i := range r.Pods {
+		p := &r.Pods[i]
+		row := pendingRow{Pod: p.Pod, Result: p.Result, Node: p.Node, Why: p.Message}
+		if p.Preemption != nil {
+			row.Preemption = printers.PreemptionText(p.Preemption)
 		}
-		out = append(out, r)
+		out = append(out, row)
 	}
 	return out
 }
 
-// rejectionChart sums the verdicts' RejectedBy over the unschedulable
+// rejectionChart sums the decisions' rejectedBy over the unschedulable
 // pods (the pods a FailedScheduling event is written for), largest first.
-func rejectionChart(verdicts []*decide.Verdict) chart {
+func rejectionChart(r *v1alpha1.SchedulingReport) chart {
 	var c chart
+	if r == nil {
+		return c
+	}
 	at := map[string]int{}
-	for _, v := range verdicts {
-		if v.Result != decide.Unschedulable {
+	for i := range r.Pods {
+		p := &r.Pods[i]
+		if p.Result != resultUnschedulable {
 			continue
 		}
 		c.Pods++
-		for plugin, nodes := range v.RejectedBy {
+		for plugin, nodes := range p.RejectedBy {
 			i, ok := at[plugin]
 			if !ok {
 				i = len(c.Bars)

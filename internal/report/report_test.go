@@ -10,7 +10,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
@@ -38,12 +37,12 @@ func pod(ns, name string) *v1.Pod {
 // TestRejectionChart sums the unschedulable pods' rejections per plugin,
 // largest first (ties by name); scheduled pods do not count.
 func TestRejectionChart(t *testing.T) {
-	verdicts := []*decide.Verdict{
-		{Pod: pod("a", "1"), Result: decide.Unschedulable, RejectedBy: map[string]int{"NodeResourcesFit": 3, "TaintToleration": 2}},
-		{Pod: pod("a", "2"), Result: decide.Scheduled, RejectedBy: map[string]int{"NodeAffinity": 50}},
-		{Pod: pod("a", "3"), Result: decide.Unschedulable, RejectedBy: map[string]int{"TaintToleration": 2, "NodeAffinity": 4}},
-	}
-	c := rejectionChart(verdicts)
+	pending := &v1alpha1.SchedulingReport{Pods: []v1alpha1.PodDecision{
+		{Pod: "a/1", Result: "unschedulable", RejectedBy: map[string]int{"NodeResourcesFit": 3, "TaintToleration": 2}},
+		{Pod: "a/2", Result: "scheduled", RejectedBy: map[string]int{"NodeAffinity": 50}},
+		{Pod: "a/3", Result: "unschedulable", RejectedBy: map[string]int{"TaintToleration": 2, "NodeAffinity": 4}},
+	}}
+	c := rejectionChart(pending)
 	var got []string
 	for _, b := range c.Bars {
 		got = append(got, b.Plugin+"="+strings.Repeat("#", b.Nodes))
@@ -75,9 +74,9 @@ func hostileInput() *Input {
 		Nodes:     []*v1.Node{node},
 		Order: &v1alpha1.NodeOrder{NumNodes: 1, Order: []v1alpha1.NodeSlot{{Index: 1, Node: hostile, Zone: hostile, Round: 1}},
 			Cycles: []v1alpha1.CycleScan{{Cycle: 1, NumToFind: 1, Nodes: []string{hostile}}}},
-		Verdicts: []*decide.Verdict{{Pod: p, Result: decide.Unschedulable, Message: hostile,
-			Preemption: &decide.Preemption{NominatedNode: hostile, Victims: []*v1.Pod{p}},
-			RejectedBy: map[string]int{hostile: 1}}},
+		Pending: &v1alpha1.SchedulingReport{Pods: []v1alpha1.PodDecision{{Pod: p.Namespace + "/" + p.Name, Result: "unschedulable", Message: hostile,
+			Preemption: &v1alpha1.PreemptionDecision{NominatedNode: hostile, Victims: []string{p.Namespace + "/" + p.Name}},
+			RejectedBy: map[string]int{hostile: 1}}}},
 		Warnings: []string{"warning: " + hostile},
 	}
 }

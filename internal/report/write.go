@@ -93,8 +93,8 @@ func build(in *Input) *data {
 	d.BucketCSS = template.CSS(bucketCSS(len(d.Resources)))
 	d.Big = len(in.Requested.Nodes) <= bigGridMax
 	d.Zones = zonesOf(in.Requested, in.Order, factsOf(in.Nodes), d.Resources, d.Big)
-	d.Pending = pendingRows(in.Verdicts)
-	d.Chart = rejectionChart(in.Verdicts)
+	d.Pending = pendingRows(in.Pending)
+	d.Chart = rejectionChart(in.Pending)
 	d.Order = orderPictureOf(in.Order)
 	d.Table = tableRows(in.Requested, in.Order, d.Resources)
 	return d

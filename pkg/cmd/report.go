@@ -189,7 +189,7 @@ func (o *ReportOptions) decidePending(ctx context.Context, edited *pipeline.Inpu
 		return err
 	}
 	pipeline.WarnRecorded(notes, d.Report)
-	in.Verdicts = d.Verdicts
+	in.Pending = d.Report
 	if in.WhatIf != nil {
 		in.WhatIf.Changed = d.Report.WhatIf.Changed
 	}

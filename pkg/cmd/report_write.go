@@ -35,7 +35,7 @@ func (o *ReportOptions) write(in *report.Input) error {
 	if err := os.Rename(tmp.Name(), o.OutFile); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
-	fmt.Fprintf(o.ErrOut, "wrote %s (%s): %d nodes, %d pending pods\n", oneLine(o.OutFile), sizeText(counted.n), len(in.Requested.Nodes), len(in.Verdicts))
+	fmt.Fprintf(o.ErrOut, "wrote %s (%s): %d nodes, %d pending pods\n", oneLine(o.OutFile), sizeText(counted.n), len(in.Requested.Nodes), pendingCount(in))
 	return nil
 }
 
@@ -59,4 +59,12 @@ func sizeText(n int64) string {
 		return fmt.Sprintf("%d kB", n/1_000)
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// pendingCount is the number of pending pods the page decides.
+func pendingCount(in *report.Input) int {
+	if in.Pending == nil {
+		return 0
+	}
+	return len(in.Pending.Pods)
 }
