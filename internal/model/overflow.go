@@ -123,21 +123,7 @@ func (m *Model) overflowsIn(dump *cache.Dump) []Overflow {
 			// alone int64 (its name is not even joined).
 			continue
 		}
-		object := "pod " + p.Namespace + "/" + p.Name
-		for i, c := range p.Spec.InitContainers {
-			if anyOverflows(c.Resources.Requests) {
-				out = listOverflows(out, object, p.Spec.NodeName, fmt.Sprintf("spec.initContainers[%d].resources.requests", i), c.Resources.Requests)
-			}
-		}
-		for i, c := range p.Spec.Containers {
-			if anyOverflows(c.Resources.Requests) {
-				out = listOverflows(out, object, p.Spec.NodeName, fmt.Sprintf("spec.containers[%d].resources.requests", i), c.Resources.Requests)
-			}
-		}
-		if p.Spec.Resources != nil {
-			out = listOverflows(out, object, p.Spec.NodeName, "spec.resources.requests", p.Spec.Resources.Requests)
-		}
-		out = listOverflows(out, object, p.Spec.NodeName, "spec.overhead", p.Spec.Overhead)
+		out = podFieldOverflows(out, "pod "+p.Namespace+"/"+p.Name, "", p.Spec.NodeName, p)
 		out = append(out, podSumOverflows(p)...)
 	}
 	if dump == nil {
@@ -154,6 +140,69 @@ func (m *Model) overflowsIn(dump *cache.Dump) []Overflow {
 	return out
 }
 
+// podFieldOverflows appends the overflows of every quantity of pod that
+// reaches kube-scheduler v1.36's count of its requests (component-helpers
+// PodRequests with the v1.36 defaults: in-place resize on for containers,
+// sidecars and the pod level): the requests of containers, init containers
+// (sidecars included), the pod level and overhead, and, of a container
+// whose status reports resources, the resources it reports and those
+// allocated to it (and the same at the pod level). object names the pod,
+// prefix comes before "spec." ("spec.template." for a workload's template).
+func podFieldOverflows(out []Overflow, object, prefix, node string, p *v1.Pod) []Overflow {
+	// Each list is checked before its field is named: the common pod
+	// formats nothing.
+	add := func(rl v1.ResourceList, field string) {
+		out = listOverflows(out, object, node, prefix+field, rl)
+	}
+	for i, c := range p.Spec.InitContainers {
+		if anyOverflows(c.Resources.Requests) {
+			add(c.Resources.Requests, fmt.Sprintf("spec.initContainers[%d].resources.requests", i))
+		}
+	}
+	for i, c := range p.Spec.Containers {
+		if anyOverflows(c.Resources.Requests) {
+			add(c.Resources.Requests, fmt.Sprintf("spec.containers[%d].resources.requests", i))
+		}
+	}
+	if p.Spec.Resources != nil {
+		add(p.Spec.Resources.Requests, "spec.resources.requests")
+	}
+	add(p.Spec.Overhead, "spec.overhead")
+	statuses := func(kind string, list []v1.ContainerStatus) {
+		for i, cs := range list {
+			if cs.Resources == nil {
+				continue // PodRequests reads neither list then
+			}
+			if anyOverflows(cs.Resources.Requests) {
+				add(cs.Resources.Requests, fmt.Sprintf("status.%s[%d].resources.requests", kind, i))
+			}
+			if anyOverflows(cs.AllocatedResources) {
+				add(cs.AllocatedResources, fmt.Sprintf("status.%s[%d].allocatedResources", kind, i))
+			}
+		}
+	}
+	statuses("containerStatuses", p.Status.ContainerStatuses)
+	statuses("initContainerStatuses", p.Status.InitContainerStatuses)
+	if p.Spec.Resources != nil && p.Status.Resources != nil {
+		add(p.Status.Resources.Requests, "status.resources.requests")
+		add(p.Status.AllocatedResources, "status.allocatedResources")
+	}
+	return out
+}
+
+// statusResources reports whether pod's status carries resources
+// PodRequests reads (in-place resize).
+func statusResources(pod *v1.Pod) bool {
+	for _, list := range [][]v1.ContainerStatus{pod.Status.ContainerStatuses, pod.Status.InitContainerStatuses} {
+		for _, cs := range list {
+			if cs.Resources != nil {
+				return true
+			}
+		}
+	}
+	return pod.Status.Resources != nil
+}
+
 // podSumField names a pod's sum of requests of one resource in warnings.
 const podSumField = "the sum of its %s requests (containers, init containers, overhead)"
 
@@ -166,28 +215,16 @@ func podSumOverflows(pod *v1.Pod) []Overflow {
 	if sumCannotOverflow(pod) {
 		return nil
 	}
-	single := map[v1.ResourceName]bool{}
-	note := func(rl v1.ResourceList) {
-		for name, q := range rl {
-			if _, over := quantityOverflows(name, q); over {
-				single[name] = true
-			}
-		}
+	single := map[string]bool{}
+	for _, o := range podFieldOverflows(nil, "", "", "", pod) {
+		single[o.Resource] = true
 	}
-	for _, c := range pod.Spec.InitContainers {
-		note(c.Resources.Requests)
-	}
-	for _, c := range pod.Spec.Containers {
-		note(c.Resources.Requests)
-	}
-	if pod.Spec.Resources != nil {
-		note(pod.Spec.Resources.Requests)
-	}
-	note(pod.Spec.Overhead)
 	var out []Overflow
-	sums := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+	// kube-scheduler v1.36's options (pkg/cache ComputePodResource with
+	// DefaultFeatureGates): in-place resize on for containers and the pod.
+	sums := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{UseStatusResources: true, InPlacePodLevelResourcesVerticalScalingEnabled: true})
 	for _, name := range sortedKeys(sums) {
-		if single[name] {
+		if single[string(name)] {
 			continue // warned about by its field
 		}
 		if wrapped, over := quantityOverflows(name, sums[name]); over {
@@ -205,7 +242,7 @@ func podSumOverflows(pod *v1.Pod) []Overflow {
 // than 2^46 (quantityOverflows' units) in magnitude. It lets the common pod
 // skip computing its requests a second time.
 func sumCannotOverflow(pod *v1.Pod) bool {
-	if len(pod.Spec.InitContainers)+len(pod.Spec.Containers) >= safePods-2 {
+	if len(pod.Spec.InitContainers)+len(pod.Spec.Containers) >= safePods-2 || statusResources(pod) {
 		return false
 	}
 	small := func(rl v1.ResourceList) bool {
@@ -241,17 +278,7 @@ func sumCannotOverflow(pod *v1.Pod) bool {
 // sum. Tables mark the pod's cells of those resources (with NodeOverflows,
 // the one rule for the overflow mark).
 func PodOverflows(pod *v1.Pod) []string {
-	var all []Overflow
-	for _, c := range pod.Spec.InitContainers {
-		all = listOverflows(all, "", "", "", c.Resources.Requests)
-	}
-	for _, c := range pod.Spec.Containers {
-		all = listOverflows(all, "", "", "", c.Resources.Requests)
-	}
-	if pod.Spec.Resources != nil {
-		all = listOverflows(all, "", "", "", pod.Spec.Resources.Requests)
-	}
-	all = listOverflows(all, "", "", "", pod.Spec.Overhead)
+	all := podFieldOverflows(nil, "", "", "", pod)
 	all = append(all, podSumOverflows(pod)...)
 	return resourcesOf(all)
 }

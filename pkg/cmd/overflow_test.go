@@ -101,3 +101,29 @@ func checkTimelineRow(t *testing.T, out, key, want string, marked bool) {
 	}
 	t.Errorf("no timeline row with %q:\n%s", key, out)
 }
+
+// TestPodFileOverflowWarned: a --pod-file pod never enters the model's pod
+// list, yet its requests are counted the same way: the issue's pod (no
+// containers, overhead 1e30 cpu, which kube-scheduler counts as 0m) is
+// warned about once by each command that reads a --pod-file, and so is a
+// workload's template.
+func TestPodFileOverflowWarned(t *testing.T) {
+	path := writeInput(t, "cluster.yaml", inputNode)
+	pod := writeInput(t, "pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: big, namespace: ns}\nspec: {overhead: {cpu: '1e30'}}\n")
+	const warning = "warning: pod ns/big: spec.overhead.cpu is 1e30, beyond the int64 kube-scheduler counts in; it wraps to 0m, in kube-scheduler as here\n"
+	for _, args := range [][]string{{"requested"}, {"why"}, {"simulate"}} {
+		r := run(t, "", append(args, "-f", path, "--pod-file", pod)...)
+		if strings.Count(r.stderr, warning) != 1 {
+			t.Errorf("%s --pod-file: exit %d, stderr %q, want the warning once", args[0], r.code, r.stderr)
+		}
+	}
+	deploy := writeInput(t, "deploy.yaml", `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: ns}
+spec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, resources: {requests: {memory: '1e19'}}}]}}}
+`)
+	r := run(t, "", "why", "-f", path, "--pod-file", deploy)
+	if !strings.Contains(r.stderr, "warning: deployment ns/web: spec.template.spec.containers[0].resources.requests.memory is 10e18, beyond the int64") {
+		t.Errorf("why --pod-file Deployment: stderr %q, want the template's warning", r.stderr)
+	}
+}

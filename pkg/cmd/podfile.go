@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 )
 
@@ -50,7 +51,26 @@ func readPodFiles(names []string, stdin io.Reader, in *InputFlags, warnings io.W
 			}
 		}
 	}
+	warnManifestOverflows(warnings, c)
 	return c, nil
+}
+
+// warnManifestOverflows warns, as for the pods of -f, about the requests of
+// the --pod-file pods and workload templates that kube-scheduler's int64
+// arithmetic wraps: these pods never enter the model's pod list.
+func warnManifestOverflows(warnings io.Writer, c *load.Cluster) {
+	if warnings == nil {
+		return
+	}
+	objs := append([]runtime.Object(nil), c.Objects...)
+	for _, p := range c.Pods {
+		objs = append(objs, p)
+	}
+	for _, obj := range objs {
+		for _, o := range model.ManifestOverflows(obj) {
+			fmt.Fprintln(warnings, load.EscapeLine("warning: "+o.String()))
+		}
+	}
 }
 
 // sameNamespace is kubectl's refusal (cli-runtime's RequireNamespace, v0.36)
