@@ -42,6 +42,10 @@ type Input struct {
 	// above was computed: the page then shows the edited cluster, and says
 	// so first.
 	WhatIf *WhatIf
+	// ScaleDown is scale-down's answer for the cluster (report
+	// --scale-down), nil when not asked: the grid marks the removable
+	// nodes and the page shows the totals.
+	ScaleDown *v1alpha1.ScaleDownReport
 }
 
 // WhatIf is what the page says of the what-if edits.

@@ -43,12 +43,22 @@ type cell struct {
 type nodeFacts struct {
 	cordoned bool
 	taints   []v1.Taint
+	// removal is the node's place in scale-down's removal order (1 is
+	// first), 0 when it is not removable or scale-down was not asked.
+	removal int
 }
 
-func factsOf(nodes []*v1.Node) map[string]nodeFacts {
+func factsOf(nodes []*v1.Node, scaleDown *v1alpha1.ScaleDownReport) map[string]nodeFacts {
 	out := make(map[string]nodeFacts, len(nodes))
 	for _, n := range nodes {
 		out[n.Name] = nodeFacts{cordoned: n.Spec.Unschedulable, taints: n.Spec.Taints}
+	}
+	if scaleDown != nil {
+		for i, name := range scaleDown.Removable {
+			f := out[name]
+			f.removal = i + 1
+			out[name] = f
+		}
 	}
 	return out
 }
@@ -120,6 +130,10 @@ func cellOf(row *v1alpha1.NodeRequested, f nodeFacts, res []resource, big bool) 
 	if f.cordoned {
 		classes.WriteString(" cord")
 		title.WriteString("\ncordoned (spec.unschedulable)")
+	}
+	if f.removal > 0 {
+		classes.WriteString(" rm")
+		fmt.Fprintf(&title, "\nscale-down: removable (%d in the removal order)", f.removal)
 	}
 	if len(f.taints) > 0 {
 		classes.WriteString(" taint")

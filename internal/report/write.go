@@ -35,6 +35,7 @@ type data struct {
 	Order                                         orderPicture
 	Table                                         []tableRow
 	WhatIf                                        *WhatIf
+	ScaleDown                                     *scaleDownSummary
 	// CSS, BucketCSS and JS are the page's own constants and rules built
 	// from indices alone: trusted, never input.
 	CSS, BucketCSS template.CSS
@@ -92,7 +93,8 @@ func build(in *Input) *data {
 	d.Legend = legend()
 	d.BucketCSS = template.CSS(bucketCSS(len(d.Resources)))
 	d.Big = len(in.Requested.Nodes) <= bigGridMax
-	d.Zones = zonesOf(in.Requested, in.Order, factsOf(in.Nodes), d.Resources, d.Big)
+	d.Zones = zonesOf(in.Requested, in.Order, factsOf(in.Nodes, in.ScaleDown), d.Resources, d.Big)
+	d.ScaleDown = scaleDownSummaryOf(in.ScaleDown)
 	d.Pending = pendingRows(in.Pending)
 	d.Chart = rejectionChart(in.Pending)
 	d.Order = orderPictureOf(in.Order)

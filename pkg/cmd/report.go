@@ -10,8 +10,10 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/report"
+	"github.com/schedcache/kubectl-schedcache/internal/scaledown"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
@@ -40,6 +42,9 @@ type ReportOptions struct {
 	Now func() time.Time
 	// WhatIf are the what-if edits: the page shows the edited cluster.
 	WhatIf *WhatIfFlags
+	// ScaleDown adds scale-down's answer (cluster-autoscaler's defaults):
+	// the removable nodes marked on the grid, the totals.
+	ScaleDown bool
 	genericiooptions.IOStreams
 	runContext
 }
@@ -65,7 +70,9 @@ nothing else to open (inline CSS and SVG, a few lines of JavaScript, no network)
     "why -A" decides it), and a chart of how many nodes each Filter plugin
     rejected over the unschedulable pods;
   - the zone round-robin order and what the first scheduling cycles examine;
-  - the per-node requested table ("requested"), sortable.
+  - the per-node requested table ("requested"), sortable;
+  - with --scale-down, the nodes "scale-down" finds removable marked on the
+    grid, and its totals per node group.
 
 With what-if edits (--cordon, --add-node, --remove-node, --evict, …) every
 part shows the edited cluster, after a first section naming the edits and the
@@ -81,6 +88,7 @@ The page goes to -o FILE, or to stdout when it is not a terminal.`,
 	o.Input.AddFlags(cmd)
 	cmd.Flags().StringVarP(&o.OutFile, "output", "o", o.OutFile, "Write the HTML page to this file (- for stdout; default: stdout when it is not a terminal)")
 	cmd.Flags().StringVar(&o.ConfigFile, "config", o.ConfigFile, "A KubeSchedulerConfiguration (v1) file for the pending pods' verdicts: profiles, plugin weights and arguments")
+	cmd.Flags().BoolVar(&o.ScaleDown, "scale-down", o.ScaleDown, "Also decide which nodes could go (scale-down, cluster-autoscaler's defaults) and mark them")
 	o.WhatIf.AddFlags(cmd, o.Input)
 	_ = cmd.MarkFlagFilename("output", "html", "htm")
 	return cmd
@@ -90,6 +98,12 @@ The page goes to -o FILE, or to stdout when it is not a terminal.`,
 // f gives the live connection.
 func (o *ReportOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, _ []string) error {
 	o.Input.Objects = true
+	if o.ScaleDown {
+		o.Input.KeepEmptyDir = true // scale-down's local-storage rule
+		if len(o.Input.Filenames) > 0 {
+			o.Input.ExtraKinds = []load.SchedulingKind{configMapKind}
+		}
+	}
 	if err := completeIO(&o.runContext, o.Input, f, cmd); err != nil {
 		return err
 	}
@@ -170,9 +184,15 @@ func (o *ReportOptions) inputOf(ctx context.Context, cfg *pipeline.Config, notes
 	}
 	if len(m.Pending) == 0 {
 		nodeViews()
-		return in, nil
+	} else if err := o.decidePending(ctx, edited, cfg, in, nodeViews, notes); err != nil {
+		return in, err
 	}
-	return in, o.decidePending(ctx, edited, cfg, in, nodeViews, notes)
+	if o.ScaleDown {
+		// Last: it moves pods in the model's cache, which the views and
+		// the cycles above have read.
+		in.ScaleDown, err = scaleDownReport(ctx, o.Input, edited.Cluster, m, cfg, nil, scaledown.DefaultOptions(), nil, o.ErrOut)
+	}
+	return in, err
 }
 
 // decidePending fills in the decisions of the pending pods, as why -A

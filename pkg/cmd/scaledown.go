@@ -16,6 +16,8 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/scaledown"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -170,10 +172,13 @@ func (o *ScaleDownOptions) Run() error {
 }
 
 func (o *ScaleDownOptions) run(ctx context.Context) error {
-	cfg, err := schedulerConfigFile(o.ConfigFile)
+	o.Input.memory.Decisions()
+	cfg, err := pipeline.LoadConfig(o.ConfigFile)
 	if err != nil {
 		return err
 	}
+	// Through the pipeline (load, version, model, what-if edits), as every
+	// decision command: "which nodes could go once Y is added".
 	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams)
 	if err != nil {
 		return err
@@ -186,19 +191,12 @@ func (o *ScaleDownOptions) run(ctx context.Context) error {
 			return err
 		}
 	}
-	sizes := o.groupSizes(ctx, cluster.Objects)
-	groups := map[string]int{}
-	for _, n := range m.Nodes {
-		groups[scaledown.GroupOf(n)]++
-	}
 	progress := newCandidateProgress(o.ErrOut)
-	out, err := scaledown.Plan(ctx, scaledown.Input{Model: m, Objects: cluster.Objects, Config: cfg, Nodes: nodes, Sizes: sizes,
-		Options: o.Options, Clock: o.now, Progress: progress.update})
+	report, err := scaleDownReport(ctx, o.Input, cluster, m, cfg, nodes, o.Options, progress, o.ErrOut)
 	progress.clear()
 	if err != nil {
 		return err
 	}
-	report := views.ScaleDownReport(m.Source, cfg.Source, o.Options.UtilizationThreshold, out, groups, sizes)
 	report.WhatIf = o.WhatIf.report()
 	table := func(printers.TableOptions) (*printers.Table, error) { return printers.ScaleDownTable(report), nil }
 	if err := o.Output.PrintTable(o.Out, report, table, nil); err != nil {
@@ -212,25 +210,45 @@ func (o *ScaleDownOptions) run(ctx context.Context) error {
 	return nil
 }
 
+// scaleDownReport plans the scale-down of nodes (nil: every node) in m
+// and renders it; progress may be nil.
+func scaleDownReport(ctx context.Context, input *InputFlags, cluster *load.Cluster, m *model.Model, cfg *pipeline.Config, nodes []string,
+	opts scaledown.Options, progress *candidateProgress, errOut io.Writer) (*v1alpha1.ScaleDownReport, error) {
+	sizes := groupSizes(ctx, input, cluster.Objects, errOut)
+	groups := map[string]int{}
+	for _, n := range m.Nodes {
+		groups[scaledown.GroupOf(n)]++
+	}
+	in := scaledown.Input{Model: m, Objects: cluster.Objects, Config: cfg, Nodes: nodes, Sizes: sizes, Options: opts, Clock: time.Now}
+	if progress != nil {
+		in.Progress = progress.update
+	}
+	out, err := scaledown.Plan(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return views.ScaleDownReport(m.Source, cfg.Source, opts.UtilizationThreshold, out, groups, sizes), nil
+}
+
 // groupSizes reads the node groups' limits from cluster-autoscaler's
 // status ConfigMap: from the files' objects, or live with one GET. A
 // status that is absent or unreadable leaves the minimum sizes unknown
 // (a note says so when it cannot be parsed).
-func (o *ScaleDownOptions) groupSizes(ctx context.Context, objects []runtime.Object) []scaledown.GroupSize {
+func groupSizes(ctx context.Context, input *InputFlags, objects []runtime.Object, errOut io.Writer) []scaledown.GroupSize {
 	var cm *v1.ConfigMap
-	if len(o.Input.Filenames) > 0 {
+	if len(input.Filenames) > 0 {
 		for _, obj := range objects {
 			if c, ok := obj.(*v1.ConfigMap); ok && c.Namespace == metav1.NamespaceSystem && c.Name == scaledown.StatusConfigMap {
 				cm = c
 			}
 		}
-	} else if client, _, err := o.Input.client(o.ErrOut); err == nil {
+	} else if client, _, err := input.client(errOut); err == nil {
 		got, err := client.CoreV1().ConfigMaps(metav1.NamespaceSystem).Get(ctx, scaledown.StatusConfigMap, metav1.GetOptions{})
 		switch {
 		case err == nil:
 			cm = got
 		case !apierrors.IsNotFound(err):
-			fmt.Fprintf(o.ErrOut, "note: cannot read configmap kube-system/%s (%v): node groups' minimum sizes unknown\n", scaledown.StatusConfigMap, err)
+			fmt.Fprintf(errOut, "note: cannot read configmap kube-system/%s (%v): node groups' minimum sizes unknown\n", scaledown.StatusConfigMap, err)
 		}
 	}
 	if cm == nil {
@@ -238,7 +256,7 @@ func (o *ScaleDownOptions) groupSizes(ctx context.Context, objects []runtime.Obj
 	}
 	sizes, err := scaledown.ParseStatus(cm)
 	if err != nil {
-		fmt.Fprintf(o.ErrOut, "note: %v: node groups' minimum sizes unknown\n", err)
+		fmt.Fprintf(errOut, "note: %v: node groups' minimum sizes unknown\n", err)
 	}
 	return sizes
 }

@@ -48,3 +48,28 @@ func TestScaleDownValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestReportScaleDown: report --scale-down marks the greedy fixture's one
+// removable node (n1) on the grid, no other, and shows the verdict and the
+// group rows (pool-a: 2 nodes, 1 removable, minimum 0, 4 cpu freed).
+func TestReportScaleDown(t *testing.T) {
+	r := run(t, "", "report", "-f", fixture("scaledown-greedy"), "--scale-down")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if got := strings.Count(r.stdout, " rm\" title=\"n1\n"); got != 1 || strings.Count(r.stdout, " rm\"") != 1 {
+		t.Errorf("removable marks: n1 %d, all %d; want 1 and 1", got, strings.Count(r.stdout, " rm\""))
+	}
+	for _, want := range []string{
+		`<p id="scale-down-verdict">1 of 4 nodes removable, freeing 4 cpu and 8Gi memory allocatable</p>`,
+		"<tr><td>pool-a</td><td>2</td><td>1</td><td>0</td><td>4</td><td>8Gi</td></tr>",
+		"scale-down: removable (1 in the removal order)",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if plain := run(t, "", "report", "-f", fixture("scaledown-greedy")); strings.Contains(plain.stdout, `id="scale-down"`) {
+		t.Error("report without --scale-down shows a scale-down section")
+	}
+}
