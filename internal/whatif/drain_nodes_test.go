@@ -111,3 +111,22 @@ func TestDrainTimeoutGoesOn(t *testing.T) {
 		"shop/web-a n1 blocked  shop/web-pdb | " + refusal + "; kubectl drain gives up after --timeout 30s and goes on with the next node",
 	})
 }
+
+// TestDrainStatefulSetWaitsForItsPod: a StatefulSet recreates its pod only
+// once the old one is gone (kube-controller-manager v1.36.3,
+// stateful_set_control.go: the name is the pod's identity), so its
+// replacement is placed after the node's other replacements, whatever its
+// priority, and no longer sees its terminating pod. twoPriorities with
+// hi moved to n1 and owned by a StatefulSet, n2 drained empty: lo's
+// replacement comes first and takes n3; hi's then takes n4 (queued
+// together, hi's priority would put it first, on n3).
+func TestDrainStatefulSetWaitsForItsPod(t *testing.T) {
+	c := twoPriorities()
+	hi := c.Pods[1]
+	hi.Spec.NodeName = "n1"
+	hi.OwnerReferences[0].Kind = "StatefulSet"
+	check(t, rows(drainNodes(t, c, nil, 0, "n1", "n2")), []string{
+		"shop/lo n1 scheduled n3  | ",
+		"shop/hi n1 scheduled n4  | ",
+	})
+}

@@ -30,6 +30,9 @@ type drainRun struct {
 	// the first placement and kept from node to node.
 	snap   *cache.Snapshot
 	engine *decide.Evaluator
+	// awaiting are the StatefulSet replacements waiting for their pod to
+	// be gone, in eviction order.
+	awaiting []*queued
 	// stuck is the node kubectl drain would wait on for ever (a budget
 	// holds back its pods and there is no --timeout), "" while none.
 	stuck string
@@ -92,6 +95,12 @@ func (r *drainRun) evict(w waiter) error {
 		q := &queued{pod: rep, outcome: o}
 		if ev.Budget != nil {
 			q.budget = ev.Budget
+		}
+		if ref := metav1.GetControllerOfNoCopy(pod); ref != nil && ref.Kind == "StatefulSet" {
+			// The pod's name is its identity: the StatefulSet creates
+			// the replacement once the pod is gone.
+			r.awaiting = append(r.awaiting, q)
+			break
 		}
 		r.enqueue(q)
 	case NotMoved:

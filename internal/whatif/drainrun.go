@@ -120,8 +120,11 @@ func (o *DrainOutcome) Safe() bool {
 // next, in the queue's order: priority descending, then the order they
 // were queued. A replacement that is placed makes its budget allow one
 // more eviction, so a pod waiting on that budget is evicted then; one
-// that stays Pending does not. Only when the queue is empty does the next
-// node's turn come.
+// that stays Pending does not. A StatefulSet's replacement is created
+// only once its pod is gone: when the rest of the node's queue is placed,
+// the node's evicted pods end and the StatefulSets' replacements are
+// queued (placeNode). Only when the queue is empty does the next node's
+// turn come.
 //
 // Errors: a --pod-selector that does not parse, the cache refusing an
 // update, the scheduler's framework failing to build.
@@ -208,7 +211,7 @@ func (r *drainRun) drainNode(ctx context.Context, nr NodeRules, last bool) error
 			}
 		}
 	}
-	if err := r.place(ctx); err != nil {
+	if err := r.placeNode(ctx, evicted); err != nil {
 		return err
 	}
 	if r.blockWaiting() && r.in.Timeout == 0 {
@@ -218,6 +221,29 @@ func (r *drainRun) drainNode(ctx context.Context, nr NodeRules, last bool) error
 		return nil
 	}
 	return r.terminate(evicted)
+}
+
+// placeNode places the queue until nothing is left to place: when only
+// StatefulSet replacements remain to be created, the node's evicted pods
+// have ended (their grace period outlasts the other replacements'
+// cycles), and the StatefulSets create theirs, which are placed in turn,
+// possibly giving back budgets that release more evictions.
+func (r *drainRun) placeNode(ctx context.Context, evicted []*v1.Pod) error {
+	for {
+		if err := r.place(ctx); err != nil {
+			return err
+		}
+		if len(r.awaiting) == 0 {
+			return nil
+		}
+		if err := r.terminate(evicted); err != nil {
+			return err
+		}
+		for _, q := range r.awaiting {
+			r.enqueue(q)
+		}
+		r.awaiting = nil
+	}
 }
 
 // terminate removes the evicted pods from the cache, as their kubelet does
