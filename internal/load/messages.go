@@ -63,7 +63,7 @@ func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return fmt.Sprintf("%s %ss", thousands(int64(n)), noun)
+	return thousands(int64(n)) + " " + termtext.Noun(n, noun)
 }
 
 // describeInputs names the inputs for Cluster.Source and messages:

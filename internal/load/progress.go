@@ -225,7 +225,7 @@ func (p *progress) line() string {
 		if r.total > 0 && r.bytes.Load() < r.total {
 			size += " of " + megabytes(r.total)
 		}
-		return fmt.Sprintf("read %s MB, %s nodes, %s pods", size, thousands(r.nodes.Load()), thousands(r.pods.Load())) + p.feed.modelled()
+		return fmt.Sprintf("read %s MB, %s, %s", size, plural(int(r.nodes.Load()), "node"), plural(int(r.pods.Load()), "pod")) + p.feed.modelled()
 	}
 	line := fmt.Sprintf("listed %s nodes, %s pods", p.nodes, p.pods)
 	if p.objects != nil {
@@ -240,7 +240,7 @@ func (f *sinkFeed) modelled() string {
 	if f == nil || f.sink == nil {
 		return ""
 	}
-	return fmt.Sprintf("; modelled %s nodes, %s pods", thousands(f.nodes.Load()), thousands(f.pods.Load()))
+	return fmt.Sprintf("; modelled %s, %s", plural(int(f.nodes.Load()), "node"), plural(int(f.pods.Load()), "pod"))
 }
 
 // thousands formats n with comma separators: 150000 -> "150,000".

@@ -11,6 +11,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
@@ -159,7 +160,7 @@ func (m *Model) WriteWarnings(w io.Writer) {
 			r.Pod.Namespace+"/"+r.Pod.Name, r.Err)))
 	}
 	if n := len(m.Refused); n > 1 {
-		fmt.Fprintf(w, "warning: %d pods refused by the cache\n", n)
+		fmt.Fprintf(w, "warning: %s refused by the cache\n", termtext.Count(n, "pod"))
 	}
 }
 

@@ -38,7 +38,7 @@ func WarnRecorded(notes *Notes, r *v1alpha1.SchedulingReport) {
 		notes.Add(SeverityWarning, "pod %s: %s %s%s", termtext.Line(p.Pod), decided, termtext.Line(printers.RecordedText(p.ClusterScheduler)), termtext.Line(cause))
 	}
 	if n > recordedShown {
-		notes.Add(SeverityWarning, "%d more pods whose recorded verdict differs (clusterScheduler in -o json)", n-recordedShown)
+		notes.Add(SeverityWarning, "%s whose recorded verdict differs (clusterScheduler in -o json)", termtext.Count(n-recordedShown, "more pod"))
 		generic = true
 	}
 	if generic {

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
@@ -74,7 +75,7 @@ func orderPictureOf(o *v1alpha1.NodeOrder) orderPicture {
 	p.SlotsHeight = ((len(p.Slots) + slotsPerRow - 1) / slotsPerRow) * slotSize
 	for i, c := range o.Cycles {
 		b := cycleBar{Cycle: c.Cycle, Start: c.StartIndex, NumToFind: c.NumToFind, Y: i * 26}
-		b.Text = fmt.Sprintf("cycle %d: starts at index %d, examines %d of %d nodes", c.Cycle, c.StartIndex, c.NumToFind, o.NumNodes)
+		b.Text = fmt.Sprintf("cycle %d: starts at index %d, examines %d of %s", c.Cycle, c.StartIndex, c.NumToFind, termtext.Count(o.NumNodes, "node"))
 		if o.NumNodes > 0 {
 			scale := float64(orderWidth) / float64(o.NumNodes)
 			end := c.StartIndex + c.NumToFind

@@ -3,6 +3,8 @@ package schedlog
 import (
 	"errors"
 	"fmt"
+
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 )
 
 // errorf is a plain error for the parser to place at a line.
@@ -51,7 +53,7 @@ func (e *NoDumpError) Error() string {
 	if e.Version != "" {
 		what = "log of kube-scheduler " + e.Version
 	}
-	return fmt.Sprintf("no cache dump (\"Dump of cached NodeInfo\") in %d lines of %s\n%s", e.Lines, what, HowToDump)
+	return fmt.Sprintf("no cache dump (\"Dump of cached NodeInfo\") in %s of %s\n%s", termtext.Count(e.Lines, "line"), what, HowToDump)
 }
 
 // UnsupportedVersionError means the log comes from a kube-scheduler release

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 )
 
 // The lines of one node block, as CacheDumper.printNodeInfo and printPod
@@ -290,5 +292,5 @@ func podLinesLeft(n int) string {
 	if n == 1 {
 		return "1 more pod line"
 	}
-	return fmt.Sprintf("%d more pod lines", n)
+	return termtext.Count(n, "more pod line")
 }

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/schedcache/kubectl-schedcache/internal/decide"
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
@@ -218,15 +219,15 @@ func placedNote(v *decide.Verdict) string {
 	}
 	for _, n := range v.Nodes {
 		if n.Name == v.Node {
-			note := fmt.Sprintf("kube-scheduler's choice: score %d, highest of %d feasible nodes", n.Total, v.FeasibleNodes)
+			note := fmt.Sprintf("kube-scheduler's choice: score %d, highest of %s", n.Total, termtext.Count(v.FeasibleNodes, "feasible node"))
 			if tied := tiedNodes(v); len(tied) > 0 {
 				note += fmt.Sprintf(", tied with %s (%s); kube-scheduler may pick any of them",
-					nodesCount(len(tied)), listFew(tied, maxTiedInNote))
+					termtext.Count(len(tied), "node"), listFew(tied, maxTiedInNote))
 			}
 			return note
 		}
 	}
-	return fmt.Sprintf("kube-scheduler's choice of %d feasible nodes", v.FeasibleNodes)
+	return "kube-scheduler's choice of " + termtext.Count(v.FeasibleNodes, "feasible node")
 }
 
 // maxTiedInNote is how many tied nodes a note names; the event's
@@ -274,7 +275,7 @@ func listFew(names []string, n int) string {
 func unschedulableNote(v *decide.Verdict) string {
 	msg := v.Message
 	if p := v.Preemption; p != nil {
-		msg += fmt.Sprintf(" (preemption would nominate %s and evict %d pods", p.NominatedNode, len(p.Victims))
+		msg += fmt.Sprintf(" (preemption would nominate %s and evict %s", p.NominatedNode, termtext.Count(len(p.Victims), "pod"))
 		if n := len(p.TerminatingVictims); n > 0 {
 			msg += fmt.Sprintf(", %d more already terminating", n)
 		}
@@ -292,11 +293,4 @@ func (s *Simulator) fitReasons(req *cache.Resource, node string) []string {
 		return nil
 	}
 	return cache.InsufficientResources(req, ni)
-}
-
-func nodesCount(n int) string {
-	if n == 1 {
-		return "1 node"
-	}
-	return fmt.Sprintf("%d nodes", n)
 }

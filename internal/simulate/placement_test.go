@@ -21,7 +21,7 @@ func TestUnschedulableNotePreemption(t *testing.T) {
 	}{
 		{nil, msg},
 		{&decide.Preemption{NominatedNode: "n1", Victims: []*v1.Pod{p("a"), p("b")}}, msg + " (preemption would nominate n1 and evict 2 pods)"},
-		{&decide.Preemption{NominatedNode: "n1", Victims: []*v1.Pod{p("a")}, TerminatingVictims: []*v1.Pod{p("b")}}, msg + " (preemption would nominate n1 and evict 1 pods, 1 more already terminating)"},
+		{&decide.Preemption{NominatedNode: "n1", Victims: []*v1.Pod{p("a")}, TerminatingVictims: []*v1.Pod{p("b")}}, msg + " (preemption would nominate n1 and evict 1 pod, 1 more already terminating)"},
 		{&decide.Preemption{NominatedNode: "n1", TerminatingVictims: []*v1.Pod{p("b")}}, msg + " (preemption would nominate n1 and evict 0 pods, 1 more already terminating)"},
 	}
 	for _, tc := range cases {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/internal/whatif"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
@@ -69,38 +70,30 @@ func drainVerdict(r *v1alpha1.DrainReport) string {
 			budgets = append(budgets, "PodDisruptionBudget "+p.Budget)
 		}
 	}
-	nodes := plural(len(r.Nodes), "node")
+	nodes := termtext.Count(len(r.Nodes), "node")
 	if r.Safe {
 		moved := count[string(whatif.DrainScheduled)]
 		if len(r.Pods) == 0 || moved == 0 {
 			return fmt.Sprintf("safe: nothing to evict from %s", nodes)
 		}
-		return fmt.Sprintf("safe: %s evicted from %s, every replacement scheduled", plural(moved, "pod"), nodes)
+		return fmt.Sprintf("safe: %s evicted from %s, every replacement scheduled", termtext.Count(moved, "pod"), nodes)
 	}
 	var why []string
 	if n := count[string(whatif.DrainBlocked)]; n > 0 {
-		s := plural(n, "pod") + " blocked"
+		s := termtext.Count(n, "pod") + " blocked"
 		if len(budgets) > 0 {
 			s += " (by " + strings.Join(budgets, ", ") + ")"
 		}
 		why = append(why, s)
 	}
 	if n := count[string(whatif.DrainUnschedulable)]; n > 0 {
-		why = append(why, plural(n, "replacement")+" unschedulable")
+		why = append(why, termtext.Count(n, "replacement")+" unschedulable")
 	}
 	if n := count["pending"]; n > 0 {
-		why = append(why, plural(n, "pending pod")+" unschedulable")
+		why = append(why, termtext.Count(n, "pending pod")+" unschedulable")
 	}
 	if n := count[string(whatif.DrainNotRecreated)]; n > 0 {
-		why = append(why, plural(n, "pod")+" not recreated")
+		why = append(why, termtext.Count(n, "pod")+" not recreated")
 	}
 	return "not safe: " + strings.Join(why, ", ")
-}
-
-// plural is "1 pod", "2 pods".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/scaledown"
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
@@ -79,7 +80,7 @@ func allocatableOf(node *v1.Node) v1alpha1.Resource {
 // 24Gi memory allocatable; 3 candidates not examined".
 func scaleDownVerdict(r *v1alpha1.ScaleDownReport) string {
 	t := r.Totals
-	s := fmt.Sprintf("%d of %s removable", t.Removable, plural(t.Nodes, "node"))
+	s := fmt.Sprintf("%d of %s removable", t.Removable, termtext.Count(t.Nodes, "node"))
 	if t.Removable > 0 {
 		s += fmt.Sprintf(", freeing %s cpu and %s memory allocatable", cores(t.Freed.MilliCPU), gibibytes(t.Freed.Memory))
 	}
@@ -89,7 +90,7 @@ func scaleDownVerdict(r *v1alpha1.ScaleDownReport) string {
 			why = append(why, "--scale-down-simulation-timeout")
 		}
 		why = append(why, fmt.Sprintf("pool of %d", t.Pool))
-		s += fmt.Sprintf("; %s not examined (%s)", plural(t.NotExamined, "candidate"), strings.Join(why, ", "))
+		s += fmt.Sprintf("; %s not examined (%s)", termtext.Count(t.NotExamined, "candidate"), strings.Join(why, ", "))
 	}
 	return s
 }

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/schedcache/kubectl-schedcache/internal/decide"
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
@@ -225,7 +226,7 @@ func (r *drainRun) close() {
 func unschedulableMessage(v *decide.Verdict) string {
 	msg := v.Message
 	if p := v.Preemption; p != nil {
-		msg += fmt.Sprintf(" (preemption would nominate %s and evict %d pods)", p.NominatedNode, len(p.Victims))
+		msg += fmt.Sprintf(" (preemption would nominate %s and evict %s)", p.NominatedNode, termtext.Count(len(p.Victims), "pod"))
 	}
 	return msg
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
@@ -67,19 +68,12 @@ func removedPods(pods []v1alpha1.GonePod) string {
 		each = append(each, fmt.Sprintf("%d recreated pending", recreated))
 	}
 	if daemons > 0 {
-		each = append(each, fmt.Sprintf("%d DaemonSet %s gone with it", daemons, plural(daemons, "pod", "pods")))
+		each = append(each, termtext.Count(daemons, "DaemonSet pod")+" gone with it")
 	}
 	if len(gone) > 0 {
 		each = append(each, fmt.Sprintf("%d gone for good (no controller): %s", len(gone), strings.Join(gone, ", ")))
 	}
-	return fmt.Sprintf(" (%d %s: %s)", len(pods), plural(len(pods), "pod", "pods"), strings.Join(each, ", "))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return fmt.Sprintf(" (%s: %s)", termtext.Count(len(pods), "pod"), strings.Join(each, ", "))
 }
 
 // gonePods says what became of evicted pods, e.g. " shop/web-1

@@ -272,8 +272,8 @@ func (o *DrainOptions) notes(out *whatif.DrainOutcome) {
 			": "+whose+" pods are taken as managed by an existing DaemonSet")
 	}
 	if out.PendingBefore > 0 && !o.IncludePending {
-		fmt.Fprintf(o.ErrOut, "note: %d pods were Pending before the drain: they keep their state and are not placed, though they compete with the replacements in a real drain (--include-pending places them)\n",
-			out.PendingBefore)
+		fmt.Fprintf(o.ErrOut, "note: %s %s Pending before the drain: they keep their state and are not placed, though they compete with the replacements in a real drain (--include-pending places them)\n",
+			termtext.Count(out.PendingBefore, "pod"), termtext.Agree(out.PendingBefore, "was", "were"))
 	}
 }
 

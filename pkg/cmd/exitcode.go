@@ -131,7 +131,7 @@ func Outcome(ctx context.Context, err error) (string, int) {
 // differError is the outcome of a comparison that found n differences,
 // already printed: exit code ExitDiffer, no message.
 func differError(n int) error {
-	return &exitError{code: ExitDiffer, err: fmt.Errorf("%d differences", n), silent: true}
+	return &exitError{code: ExitDiffer, err: errors.New(termtext.Count(n, "difference")), silent: true}
 }
 
 // oneLine is termtext.Line, for names and values (pods, nodes, files,

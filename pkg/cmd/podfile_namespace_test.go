@@ -86,7 +86,7 @@ func TestPodFileNamespaceConflict(t *testing.T) {
 	}
 	withKubeconfig(t, "team-a")
 	r := run(t, "", "why", "-f", replicasFixture, "--pod-file", "testdata/pods/deployment.yaml", "--replicas", "1")
-	if r.code != 0 || !strings.Contains(r.stderr, "Deployment shop/api: 1 of 1 replicas fit") {
+	if r.code != 0 || !strings.Contains(r.stderr, "Deployment shop/api: 1 of 1 replica fits") {
 		t.Errorf("context namespace team-a, object in shop: exit %d\n%s", r.code, r.stderr)
 	}
 }

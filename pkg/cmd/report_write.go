@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/schedcache/kubectl-schedcache/internal/report"
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 )
 
 // write writes the page to -o's file (through a temporary file in the same
@@ -35,7 +36,8 @@ func (o *ReportOptions) write(in *report.Input) error {
 	if err := os.Rename(tmp.Name(), o.OutFile); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
-	fmt.Fprintf(o.ErrOut, "wrote %s (%s): %d nodes, %d pending pods\n", oneLine(o.OutFile), sizeText(counted.n), len(in.Requested.Nodes), pendingCount(in))
+	fmt.Fprintf(o.ErrOut, "wrote %s (%s): %s, %s\n", oneLine(o.OutFile), sizeText(counted.n),
+		termtext.Count(len(in.Requested.Nodes), "node"), termtext.Count(pendingCount(in), "pending pod"))
 	return nil
 }
 

@@ -270,7 +270,7 @@ func deltaLine(d *watch.Delta) string {
 	var parts []string
 	for i, c := range d.Changes {
 		if i == maxDeltaNodes {
-			parts = append(parts, fmt.Sprintf("and %d more nodes", len(d.Changes)-i))
+			parts = append(parts, "and "+termtext.Count(len(d.Changes)-i, "more node"))
 			break
 		}
 		s := c.Name + ": " + strings.Join(c.Reasons, ", ")
@@ -279,9 +279,6 @@ func deltaLine(d *watch.Delta) string {
 		}
 		parts = append(parts, s)
 	}
-	events := "1 event"
-	if d.Events != 1 {
-		events = fmt.Sprintf("%d events", d.Events)
-	}
+	events := termtext.Count(d.Events, "event")
 	return termtext.Line(fmt.Sprintf("# generation %d -> %d, %s: %s", d.From, d.To, events, strings.Join(parts, "; "))) + "\n"
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/internal/whatif"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -101,8 +102,8 @@ func untilFitsNotes(u *v1alpha1.UntilFits) []string {
 	case u.Count == 0:
 		out = append(out, fmt.Sprintf("note: what-if: no node like %s is needed: %s that fits one is scheduled as the cluster is (%s)", oneLine(u.Template), pods, tried))
 	case u.Count < 0:
-		out = append(out, fmt.Sprintf("note: what-if: even %d nodes like %s leave %s pending that fit one alone: %s (%s)",
-			u.MaxTried, oneLine(u.Template), podCount(len(u.StillPending)), oneLine(strings.Join(u.StillPending, ", ")), tried))
+		out = append(out, fmt.Sprintf("note: what-if: even %s like %s leave %s pending that %s one alone: %s (%s)",
+			termtext.Count(u.MaxTried, "node"), oneLine(u.Template), termtext.Count(len(u.StillPending), "pod"), termtext.Agree(len(u.StillPending), "fits", "fit"), oneLine(strings.Join(u.StillPending, ", ")), tried))
 	case u.Count == 1:
 		out = append(out, fmt.Sprintf("note: what-if: 1 node like %s (%s) schedules %s that fits one (%s)",
 			oneLine(u.Template), oneLine(whatif.CopyName(u.Template, 1)), pods, tried))
@@ -138,17 +139,9 @@ func neverFitNotes(u *v1alpha1.UntilFits) []string {
 	for _, g := range groups {
 		who := g.first + " does"
 		if g.others > 0 {
-			who = fmt.Sprintf("%s and %s do", g.first, strings.Replace(podCount(g.others), "pod", "other pod", 1))
+			who = fmt.Sprintf("%s and %s do", g.first, termtext.Count(g.others, "other pod"))
 		}
 		out = append(out, fmt.Sprintf("note: what-if: %s not fit a node like %s even alone: %s", who, oneLine(u.Template), g.why))
 	}
 	return out
-}
-
-// podCount is "1 pod" or "N pods".
-func podCount(n int) string {
-	if n == 1 {
-		return "1 pod"
-	}
-	return fmt.Sprintf("%d pods", n)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 )
@@ -95,9 +96,9 @@ func replicaLine(r *v1alpha1.SchedulingReport) string {
 	for _, n := range nodes {
 		where = append(where, fmt.Sprintf("%s: %d", n, s.Nodes[n]))
 	}
-	line := fmt.Sprintf("%s: %d of %d replicas fit", s.Workload, s.Fit, s.Requested)
+	line := fmt.Sprintf("%s: %d of %s %s", s.Workload, s.Fit, termtext.Count(s.Requested, "replica"), termtext.Agree(s.Fit, "fits", "fit"))
 	if strings.HasPrefix(s.Workload, "DaemonSet ") {
-		line = fmt.Sprintf("%s: runs on %d of %d nodes", s.Workload, s.Fit, s.Requested)
+		line = fmt.Sprintf("%s: runs on %d of %s", s.Workload, s.Fit, termtext.Count(s.Requested, "node"))
 	}
 	if len(where) > 0 {
 		line += " (" + strings.Join(where, ", ") + ")"

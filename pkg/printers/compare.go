@@ -57,11 +57,11 @@ func ComparisonSummary(c *v1alpha1.CacheComparison) string {
 	}
 	verdict := "They agree."
 	if !c.Agree {
-		verdict = fmt.Sprintf("They differ: %s.", plural(s.Differences, "difference"))
+		verdict = fmt.Sprintf("They differ: %s.", termtext.Count(s.Differences, "difference"))
 	}
 	return fmt.Sprintf("Scheduler: %s of %s, %s lines %d-%d: %s, %s, %d pending\nAPI:       %s: %s, %s, %d pending\n%s\n",
-		who, d.Time, d.Log, d.StartLine, d.EndLine, plural(s.SchedulerNodes, "NodeInfo"), plural(s.SchedulerPods, "pod"), s.SchedulerPending,
-		c.Source, plural(s.Nodes, "NodeInfo"), plural(s.Pods, "pod"), s.Pending, verdict)
+		who, d.Time, d.Log, d.StartLine, d.EndLine, termtext.Count(s.SchedulerNodes, "NodeInfo"), termtext.Count(s.SchedulerPods, "pod"), s.SchedulerPending,
+		c.Source, termtext.Count(s.Nodes, "NodeInfo"), termtext.Count(s.Pods, "pod"), s.Pending, verdict)
 }
 
 func comparerLines(b *strings.Builder, title string, r *v1alpha1.ComparerResult) {

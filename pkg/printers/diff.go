@@ -88,13 +88,13 @@ func DiffSummary(d *v1alpha1.CacheDiff) string {
 	if d.Identical {
 		b.WriteString("identical")
 	} else {
-		fmt.Fprintf(&b, "%d added, %d removed, %d changed (%s)", len(d.AddedNodes), len(d.RemovedNodes), changed, plural(d.Differences, "difference"))
+		fmt.Fprintf(&b, "%d added, %d removed, %d changed (%s)", len(d.AddedNodes), len(d.RemovedNodes), changed, termtext.Count(d.Differences, "difference"))
 	}
 	if d.Generation != nil {
 		fmt.Fprintf(&b, "; generation %d -> %d", d.Generation.From, d.Generation.To)
 	}
 	if generations > 0 {
-		fmt.Fprintf(&b, "; %s with a new generation", plural(generations, "node"))
+		fmt.Fprintf(&b, "; %s with a new generation", termtext.Count(generations, "node"))
 	}
 	return b.String()
 }

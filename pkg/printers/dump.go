@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
@@ -143,21 +144,14 @@ func DumpScalars(d *v1alpha1.CacheDump, also []string) []string {
 func DumpSummary(s *v1alpha1.DumpSummary) string {
 	var extra []string
 	if s.Placeholders > 0 {
-		extra = append(extra, plural(s.Placeholders, "placeholder"))
+		extra = append(extra, termtext.Count(s.Placeholders, "placeholder"))
 	}
 	if s.Ghosts > 0 {
-		extra = append(extra, plural(s.Ghosts, "ghost"))
+		extra = append(extra, termtext.Count(s.Ghosts, "ghost"))
 	}
-	nodes := plural(s.Nodes, "node")
+	nodes := termtext.Count(s.Nodes, "node")
 	if len(extra) > 0 {
 		nodes += " (" + strings.Join(extra, ", ") + ")"
 	}
-	return fmt.Sprintf("%s, %s, %d assumed, %d pending", nodes, plural(s.Pods, "pod"), s.AssumedPods, s.PendingPods)
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return fmt.Sprintf("%s, %s, %d assumed, %d pending", nodes, termtext.Count(s.Pods, "pod"), s.AssumedPods, s.PendingPods)
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
@@ -142,6 +143,6 @@ func FitSummary(r *v1alpha1.RequestedReport) string {
 			nodes++
 		}
 	}
-	return fmt.Sprintf("pod %s/%s (requests cpu %s, memory %s) passes kube-scheduler's filters on %d of %d nodes",
-		r.Pod.Namespace, r.Pod.Name, MilliCPU(r.Pod.Requested.MilliCPU), Bytes(r.Pod.Requested.Memory), r.Pod.FitsNodes, nodes)
+	return fmt.Sprintf("pod %s/%s (requests cpu %s, memory %s) passes kube-scheduler's filters on %d of %s",
+		r.Pod.Namespace, r.Pod.Name, MilliCPU(r.Pod.Requested.MilliCPU), Bytes(r.Pod.Requested.Memory), r.Pod.FitsNodes, termtext.Count(nodes, "node"))
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
@@ -170,7 +171,7 @@ func SimulationSummary(s *v1alpha1.Simulation) string {
 		states = strings.Join(parts, ", ")
 	}
 	return fmt.Sprintf("%s simulated (%s), TTL %s, virtual time +0s to +%s",
-		plural(len(s.Pods), "pod"), states, ttlString(s.Settings), s.Settings.End)
+		termtext.Count(len(s.Pods), "pod"), states, ttlString(s.Settings), s.Settings.End)
 }
 
 func ttlString(s v1alpha1.SimulationSettings) string {
