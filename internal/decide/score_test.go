@@ -2,9 +2,14 @@ package decide
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	st "k8s.io/kubernetes/pkg/scheduler/testing"
+	"k8s.io/utils/ptr"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
@@ -96,5 +101,76 @@ func TestSequence(t *testing.T) {
 	}
 	if n, _ := c.PodCount(); n != 4 {
 		t.Errorf("cache holds %d pods, want the 4 assumed", n)
+	}
+}
+
+// PlaceTogether: four 1-CPU pods onto n1, holding a bound 1-CPU pod (1 CPU
+// free), and n2, empty (2 free): 3 CPUs for 4 pods. Queue order
+// (PrioritySort): p-high (priority 10) first, then by creationTimestamp p1,
+// p2, p4; the first three take the three free CPUs, p4 finds none. The
+// cache ends as it began: one pod.
+func TestPlaceTogether(t *testing.T) {
+	c := cache.New(cache.Options{Generations: &cache.GenerationCounter{}})
+	for _, n := range nodes(node("n1"), node("n2")) {
+		c.AddNode(n)
+	}
+	if err := c.AddPod(bound("busy", "n1").Req(cpu("1")).Obj()); err != nil {
+		t.Fatal(err)
+	}
+	at := func(s int) metav1.Time { return metav1.NewTime(time.Date(2026, 1, 1, 0, 0, s, 0, time.UTC)) }
+	p := func(name string, sec int) *v1.Pod {
+		o := pod(name).Req(cpu("1")).Obj()
+		o.CreationTimestamp = at(sec)
+		return o
+	}
+	high := p("p-high", 9)
+	high.Spec.Priority = ptr.To[int32](10)
+	in := []*v1.Pod{p("p4", 4), p("p2", 2), high, p("p1", 1)}
+	vs, err := PlaceTogether(context.Background(), c, Input{}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range vs {
+		got = append(got, v.Pod.Name+":"+string(v.Result))
+	}
+	if want := "p-high:scheduled p1:scheduled p2:scheduled p4:unschedulable"; strings.Join(got, " ") != want {
+		t.Errorf("got %s, want %s", strings.Join(got, " "), want)
+	}
+	if n, _ := c.PodCount(); n != 1 {
+		t.Errorf("cache holds %d pods after PlaceTogether, want the 1 bound before", n)
+	}
+}
+
+// FitWhereNamed, by hand: n1 (2 CPUs) holds a 1-CPU pod, n2 (2 CPUs) is
+// empty. a and b (1 CPU each) named on n2 fit together (2 <= 2); c named
+// on n1 as well fits (1 + 1 <= 2); d named on n1 too does not (1+1+1 > 2).
+// A pod with required anti-affinity is never judged by requests alone.
+func TestFitWhereNamed(t *testing.T) {
+	c := cache.New(cache.Options{Generations: &cache.GenerationCounter{}})
+	for _, n := range nodes(node("n1"), node("n2")) {
+		c.AddNode(n)
+	}
+	if err := c.AddPod(bound("busy", "n1").Req(cpu("1")).Obj()); err != nil {
+		t.Fatal(err)
+	}
+	snap := cache.NewEmptySnapshot()
+	if err := c.UpdateSnapshot(snap); err != nil {
+		t.Fatal(err)
+	}
+	on := func(name, node string) *Verdict {
+		return &Verdict{Pod: pod(name).Req(cpu("1")).Obj(), Result: Scheduled, Node: node}
+	}
+	three := []*Verdict{on("a", "n2"), on("b", "n2"), on("c", "n1")}
+	if !FitWhereNamed(snap, three) {
+		t.Errorf("a, b on n2 and c on n1 fit")
+	}
+	if FitWhereNamed(snap, append(three, on("d", "n1"))) {
+		t.Errorf("c and d on n1 (1 CPU free) do not both fit")
+	}
+	anti := on("e", "n2")
+	anti.Pod = pod("e").Req(cpu("100m")).PodAntiAffinityExists("app", v1.LabelHostname, st.PodAntiAffinityWithRequiredReq).Obj()
+	if FitWhereNamed(snap, []*Verdict{on("a", "n1"), anti}) {
+		t.Errorf("a pod with required anti-affinity depends on the pods beside it")
 	}
 }

@@ -2,6 +2,7 @@ package decide
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	v1 "k8s.io/api/core/v1"
@@ -19,6 +20,8 @@ type Sequence struct {
 	e    *Evaluator
 	c    cache.Cache
 	snap *cache.Snapshot
+	// assumed are the copies assumed in c, for Undo.
+	assumed []*v1.Pod
 }
 
 // NewSequence builds an Evaluator over a fresh snapshot of c. in.Snapshot
@@ -50,11 +53,51 @@ func (s *Sequence) Next(ctx context.Context, pod *v1.Pod) (*Verdict, error) {
 	if err := s.c.AssumePod(assumed); err != nil {
 		return v, fmt.Errorf("assuming pod %s/%s on %s: %w", pod.Namespace, pod.Name, v.Node, err)
 	}
+	s.assumed = append(s.assumed, assumed)
 	if err := s.c.UpdateSnapshot(s.snap); err != nil {
 		return v, err
 	}
 	s.e.Refresh(s.snap)
 	return v, nil
+}
+
+// Undo forgets every pod the sequence assumed (ForgetPod, as the scheduler
+// does when a binding fails), so that the cache holds again what it held
+// before the first Next; the Evaluator is not refreshed.
+func (s *Sequence) Undo() error {
+	for i := len(s.assumed) - 1; i >= 0; i-- {
+		if err := s.c.ForgetPod(s.assumed[i]); err != nil {
+			return err
+		}
+	}
+	s.assumed = nil
+	return nil
+}
+
+// PlaceTogether places pods one after another in kube-scheduler's queue
+// order (QueueOrder), each assumed on its node before the next pod's cycle,
+// as simulate --pending places them, and returns their verdicts in that
+// order. The pods assumed are forgotten before it returns: c ends holding
+// what it held. in.Snapshot is ignored. Errors: the engine's, named by pod;
+// the cache's.
+func PlaceTogether(ctx context.Context, c cache.Cache, in Input, pods []*v1.Pod) ([]*Verdict, error) {
+	seq, err := NewSequence(ctx, c, in)
+	if err != nil {
+		return nil, err
+	}
+	defer seq.Close()
+	out := make([]*Verdict, 0, len(pods))
+	for _, p := range QueueOrder(pods) {
+		if err := ctx.Err(); err != nil {
+			return nil, errors.Join(err, seq.Undo())
+		}
+		v, err := seq.Next(ctx, p)
+		if err != nil {
+			return nil, errors.Join(fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err), seq.Undo())
+		}
+		out = append(out, v)
+	}
+	return out, seq.Undo()
 }
 
 // Evaluator returns the Evaluator the sequence runs on.

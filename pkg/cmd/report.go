@@ -209,6 +209,10 @@ func (o *ReportOptions) decidePending(ctx context.Context, edited *pipeline.Inpu
 		return err
 	}
 	pipeline.WarnRecorded(notes, d.Report)
+	views.Wait() // placing the pods together changes the cache the views read
+	if d.Report.Together, err = pipeline.Together(ctx, edited, cfg, d.Verdicts, notes); err != nil {
+		return err
+	}
 	in.Pending = d.Report
 	if in.WhatIf != nil {
 		in.WhatIf.Changed = d.Report.WhatIf.Changed

@@ -33,7 +33,9 @@ func TestWhatIfWhy(t *testing.T) {
 			"POD                         RESULT      NODE   MESSAGE\ndefault/job-a               scheduled   n1     <none>\ndefault/web-1-replacement   scheduled   n1     <none>\n",
 			"note: what-if: evicted default/web-1 recreated pending as default/web-1-replacement\n" +
 				"note: what-if: default/job-a was unschedulable, now scheduled on n1\n" +
-				"note: what-if: default/web-1-replacement was bound to n1, now scheduled on n1\n2 pods: 2 scheduled\n", 0},
+				"note: what-if: default/web-1-replacement was bound to n1, now scheduled on n1\n" +
+				"note: each pod is judged alone, as if it were the next; placed one after another in queue order, 1 of the 2 pods scheduled here would stay Pending (default/web-1-replacement): 'simulate --pending' places them together\n" +
+				"2 pods: 2 scheduled\n", 0},
 		{[]string{"--remove-node", "n1"}, "",
 			"note: what-if: removed node n1 (3 pods: 1 recreated pending, 1 DaemonSet pod gone with it, 1 gone for good (no controller): default/solo)\n" +
 				"note: what-if: default/web-1-replacement was bound to n1, now unschedulable\n2 pods: 2 unschedulable\n" + notScheduled, 1},

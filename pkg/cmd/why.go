@@ -200,19 +200,26 @@ func (o *WhyOptions) run(ctx context.Context) error {
 	if len(targets) == 0 {
 		return nil
 	}
-	var notes pipeline.Notes
+	var notes, after pipeline.Notes
 	d, err := pipeline.Decide(ctx, in, cfg, targets, o.detail(), len(o.Pods) == 0, &notes)
 	_, _ = notes.WriteTo(o.ErrOut)
 	if err != nil {
 		return err
 	}
-	return o.print(d.Report)
+	if len(o.Pods) == 0 {
+		// The pending pods selected, each judged alone: can they all be
+		// placed together?
+		if d.Report.Together, err = pipeline.Together(ctx, in, cfg, d.Verdicts, &after); err != nil {
+			return err
+		}
+	}
+	return o.print(d.Report, &after)
 }
 
 // print writes report as -o asks, the recorded verdicts that differ on
-// stderr when the output does not show them, and the summary line; exit
-// code 1 when a pod would stay Pending.
-func (o *WhyOptions) print(report *v1alpha1.SchedulingReport) error {
+// stderr when the output does not show them, the notes after, and the
+// summary line; exit code 1 when a pod would stay Pending.
+func (o *WhyOptions) print(report *v1alpha1.SchedulingReport, after *pipeline.Notes) error {
 	var detail func(printers.TableOptions) error
 	if o.Output.Wide() || len(o.Pods) == 1 {
 		detail = func(t printers.TableOptions) error { return printers.PrintSchedulingDetails(o.Out, report, t) }
@@ -225,6 +232,9 @@ func (o *WhyOptions) print(report *v1alpha1.SchedulingReport) error {
 		var notes pipeline.Notes
 		pipeline.WarnRecorded(&notes, report)
 		_, _ = notes.WriteTo(o.ErrOut)
+	}
+	if after != nil {
+		_, _ = after.WriteTo(o.ErrOut)
 	}
 	fmt.Fprintln(o.ErrOut, summary(report))
 	return outcome(report)

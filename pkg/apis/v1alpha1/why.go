@@ -20,6 +20,31 @@ type SchedulingReport struct {
 	Replicas *ReplicaSummary `json:"replicas,omitempty"`
 	// WhatIf lists the what-if edits applied to the input (absent without).
 	WhatIf *WhatIf `json:"whatIf,omitempty"`
+	// Together is, when at least two of the pending pods selected are
+	// scheduled (each judged alone, as if it were the next), those pods
+	// placed one after another instead (absent otherwise).
+	Together *Together `json:"together,omitempty"`
+}
+
+// Together is the pods a why run calls scheduled, each judged alone on the
+// cluster as it is, considered together: first whether they all fit on the
+// nodes named for them (their requests, per node); if not, placed one
+// after another in kube-scheduler's queue order (PrioritySort: priority,
+// then arrival), each assumed on its node before the next pod's cycle, as
+// "simulate --pending" places them — unless there are more than 200 of
+// them (one scheduling cycle each: "simulate --pending" is the tool then).
+type Together struct {
+	// Scheduled is how many pods were considered: those called scheduled.
+	Scheduled int `json:"scheduled"`
+	// FitWhereNamed: they all fit together on the nodes named for them, so
+	// none would stay Pending; nothing was placed.
+	FitWhereNamed bool `json:"fitWhereNamed"`
+	// Placed: they were placed one after another (StayPending is the
+	// outcome); false when they fit where named, or were too many.
+	Placed bool `json:"placed"`
+	// StayPending are the pods ("namespace/name", in queue order) no node
+	// takes once the pods before them are placed.
+	StayPending []string `json:"stayPending,omitempty"`
 }
 
 // ReplicaSummary is how many replicas of a Pod or workload fit, and where.
