@@ -141,7 +141,9 @@ func (t *tracker) watching() {
 }
 
 // failed handles a failed request (verb "list" or "watch"). A refused one
-// (Forbidden, Unauthorized) ends Run at once with the listing's error,
+// (Forbidden, Unauthorized) ends Run at once with the listing's error
+// (but during an outage it is one more failure: a kube-apiserver just
+// started refuses requests until its RBAC and token caches have synced),
 // naming the verb and the ClusterRole that grants it; before the initial
 // state, so does a failed list or a server that cannot be reached, as
 // the plain command fails. Later failures are an
@@ -152,7 +154,7 @@ func (t *tracker) failed(ctx context.Context, verb string, err error) {
 	}
 	host := t.w.opts.Host
 	switch {
-	case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
+	case (apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err)) && !(t.w.synced.Load() && t.w.outage.down()):
 		t.w.fail(load.RequestError(ctx, err, verb, t.resource, host))
 		return
 	case !t.w.synced.Load():

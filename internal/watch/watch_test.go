@@ -377,6 +377,41 @@ func TestOutageNotedOnce(t *testing.T) {
 	}
 }
 
+// TestForbiddenDuringOutage: a kube-apiserver just started again refuses
+// requests (403) until its RBAC caches have synced (seen against the real
+// v1.36.3 one): during an outage that is one more failure, retried, and the
+// watch goes on to the reconnection note instead of ending.
+func TestForbiddenDuringOutage(t *testing.T) {
+	cs := fake.NewClientset(node("n1"))
+	var mu sync.Mutex
+	var watchers []*watch.FakeWatcher
+	attempts := 0
+	cs.PrependWatchReactor("pods", func(k8stesting.Action) (bool, watch.Interface, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		attempts++
+		switch attempts {
+		case 2:
+			return true, nil, refused(attempts)
+		case 3:
+			return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "",
+				errors.New(`User "reader" cannot watch resource "pods" in API group "" at the cluster scope`))
+		}
+		fw := watch.NewFake()
+		watchers = append(watchers, fw)
+		return true, fw, nil
+	})
+	_, notes, _, _, _ := start(t, cs)
+	mu.Lock()
+	first := watchers[0]
+	mu.Unlock()
+	first.Stop() // the server went away
+	notes.waitFor(t, "reconnected after")
+	if strings.Contains(notes.String(), "forbidden") {
+		t.Errorf("notes %q: the 403 during the outage was said", notes.String())
+	}
+}
+
 // TestOutageNotes: the outage's notes, on a fake clock: one when it starts,
 // none for later failures (whatever their text) or while another resource
 // still fails, one when every resource is watched again, with the outage's

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"regexp"
@@ -73,11 +72,17 @@ func startWatching(t *testing.T, args ...string) *watching {
 			}
 		}
 	})
-	readers.Go(func() {
-		data, _ := io.ReadAll(errPipe)
-		w.mu.Lock()
-		w.stderr.Write(data)
-		w.mu.Unlock()
+	readers.Go(func() { // as it comes: notes are waited on while it runs
+		buf := make([]byte, 4096)
+		for {
+			n, err := errPipe.Read(buf)
+			w.mu.Lock()
+			w.stderr.Write(buf[:n])
+			w.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
 	})
 	go func() {
 		readers.Wait()

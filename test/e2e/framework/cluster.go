@@ -71,12 +71,13 @@ type Cluster struct {
 	// AuditLogPath is the audit log, or "" when Options.AuditLog is false.
 	AuditLogPath string
 
-	t           testing.TB
-	etcd        *process
-	apiserver   *process
-	tokens      map[string]string
-	kubeconfigs map[string]string
-	admin       kubernetes.Interface
+	t             testing.TB
+	etcd          *process
+	apiserver     *process
+	apiserverArgs []string
+	tokens        map[string]string
+	kubeconfigs   map[string]string
+	admin         kubernetes.Interface
 }
 
 // Start runs etcd and kube-apiserver for the test and stops them in
@@ -165,8 +166,30 @@ func (c *Cluster) startAPIServer(ctx context.Context, etcdURL string, opts Optio
 		args = append(args, "--audit-policy-file="+policy, "--audit-log-path="+c.AuditLogPath, "--audit-log-format=json")
 	}
 	args = append(args, opts.ExtraAPIServerFlags...)
+	c.apiserverArgs = args
 	c.apiserver = startProcess(t, "kube-apiserver", filepath.Join(c.Dir, "kube-apiserver.log"), c.Binaries.KubeAPIServer, args...)
 
+	if err := c.waitReady(ctx); err != nil {
+		t.Fatalf("e2e: %v", err)
+	}
+}
+
+// StopAPIServer stops kube-apiserver (SIGTERM, as an upgrade or a crash
+// loop's restart does; SIGKILL after stopGrace) and returns once it has
+// exited; etcd keeps running. RestartAPIServer starts it again.
+func (c *Cluster) StopAPIServer(t testing.TB) {
+	t.Helper()
+	c.apiserver.stop(t)
+	t.Logf("e2e: kube-apiserver stopped")
+}
+
+// RestartAPIServer starts kube-apiserver again with the same flags, port,
+// certificates and tokens, and returns once /readyz answers.
+func (c *Cluster) RestartAPIServer(t testing.TB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	c.apiserver = startProcess(t, "kube-apiserver", filepath.Join(c.Dir, "kube-apiserver.log"), c.Binaries.KubeAPIServer, c.apiserverArgs...)
 	if err := c.waitReady(ctx); err != nil {
 		t.Fatalf("e2e: %v", err)
 	}
