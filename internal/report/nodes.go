@@ -29,6 +29,9 @@ type zoneGroup struct {
 // cell is one node of the grid.
 type cell struct {
 	Name string
+	// Label is what a big cell shows: the part of Name that differs from
+	// the page's other nodes (labeller).
+	Label string
 	// Classes are the colour classes, one per resource ("r0b8 r1b3 …"),
 	// and the marks (cordoned, tainted, placeholder): built from indices
 	// and fixed words only, never from input strings.
@@ -72,6 +75,11 @@ func zonesOf(r *v1alpha1.RequestedReport, order *v1alpha1.NodeOrder, facts map[s
 	for i := range r.Nodes {
 		rows[r.Nodes[i].Name] = &r.Nodes[i]
 	}
+	names := make([]string, len(r.Nodes))
+	for i := range r.Nodes {
+		names[i] = r.Nodes[i].Name
+	}
+	labels := newLabeller(names)
 	var out []zoneGroup
 	at := map[string]int{}
 	seen := make(map[string]bool, len(r.Nodes))
@@ -91,12 +99,12 @@ func zonesOf(r *v1alpha1.RequestedReport, order *v1alpha1.NodeOrder, facts map[s
 			}
 			out = append(out, zoneGroup{Name: name})
 		}
-		out[i].Nodes = append(out[i].Nodes, cellOf(row, facts[s.Node], res, big))
+		out[i].Nodes = append(out[i].Nodes, cellOf(row, facts[s.Node], res, big, labels))
 	}
 	var rest zoneGroup
 	for i := range r.Nodes {
 		if row := &r.Nodes[i]; !seen[row.Name] {
-			rest.Nodes = append(rest.Nodes, cellOf(row, facts[row.Name], res, big))
+			rest.Nodes = append(rest.Nodes, cellOf(row, facts[row.Name], res, big, labels))
 		}
 	}
 	if len(rest.Nodes) > 0 {
@@ -106,8 +114,11 @@ func zonesOf(r *v1alpha1.RequestedReport, order *v1alpha1.NodeOrder, facts map[s
 	return out
 }
 
-func cellOf(row *v1alpha1.NodeRequested, f nodeFacts, res []resource, big bool) cell {
+func cellOf(row *v1alpha1.NodeRequested, f nodeFacts, res []resource, big bool, labels labeller) cell {
 	c := cell{Name: row.Name}
+	if big {
+		c.Label = labels.label(row.Name)
+	}
 	var classes, title strings.Builder
 	classes.WriteString("c")
 	title.WriteString(row.Name)

@@ -157,6 +157,7 @@ func (b *browser) showAll(tb testing.TB) time.Duration {
 		const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
 		for (const s of document.querySelectorAll("section")) { s.scrollIntoView(); await frame(); }
 		for (const t of document.querySelectorAll(".scroll")) { t.scrollIntoView(); t.scrollTop = t.scrollHeight; await frame(); }
+		for (const t of document.querySelectorAll(".wide")) { t.scrollIntoView({block: "end"}); await frame(); }
 		window.scrollTo(0, 0);
 		return performance.now();
 	})()`, chromedp.EvalAwaitPromise))
