@@ -32,7 +32,7 @@ type NodeFile struct {
 }
 
 // Given reports whether there is any edit.
-func (e *Edits) Given() bool { return e != nil && (!e.Edits.Empty() || len(e.Files) > 0) }
+func (e *Edits) Given() bool { return e != nil && (!e.Empty() || len(e.Files) > 0) }
 
 // apply reads the --add-node-file templates (stdin for "-", within
 // limits) and applies the edits to c, with a note naming them. Mistakes

@@ -202,10 +202,10 @@ func (tr *treeReplay) line(n int, s string) error {
 		}
 	}
 	var added bool
-	switch {
-	case msg == treeAdded || msg == treeAddedGroup:
+	switch msg {
+	case treeAdded, treeAddedGroup:
 		added = true
-	case msg == treeRemoved || msg == treeRemovedGroup:
+	case treeRemoved, treeRemovedGroup:
 	default:
 		// The Infof form, in a text or JSON record.
 		var ok bool

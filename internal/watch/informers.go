@@ -154,7 +154,7 @@ func (t *tracker) failed(ctx context.Context, verb string, err error) {
 	}
 	host := t.w.opts.Host
 	switch {
-	case (apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err)) && !(t.w.synced.Load() && t.w.outage.down()):
+	case (apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err)) && (!t.w.synced.Load() || !t.w.outage.down()):
 		t.w.fail(load.RequestError(ctx, err, verb, t.resource, host))
 		return
 	case !t.w.synced.Load():

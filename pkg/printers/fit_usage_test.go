@@ -6,10 +6,10 @@ import (
 )
 
 // usageTable is a dump-like table: NAME, ZONE and two usage columns.
-func usageTable(name string) *Table {
+func usageTable() *Table {
 	tb := &Table{Columns: []Column{{Name: "NAME"}, {Name: "ZONE"}, usageColumn("cpu"), usageColumn("memory")}}
 	tb.Rows = [][]Cell{
-		{text(name), text("us-east-1/us-east-1b"), usageCell("cpu", 45100, 47810), usageCell("memory", 168<<30, 181<<30)},
+		{text("a"), text("us-east-1/us-east-1b"), usageCell("cpu", 45100, 47810), usageCell("memory", 168<<30, 181<<30)},
 		{text("b"), text("us-east-1/us-east-1c"), usageCell("cpu", 400, 1930), usageCell("memory", 818<<20, 7<<30)},
 	}
 	tb.After = []string{"2 nodes"}
@@ -27,7 +27,7 @@ func TestFitUsageColumns(t *testing.T) {
 		"a      us-east-1/us-east-1b   45100m/47810m (94%)   168Gi/181Gi (92%)\n" +
 		"b      us-east-1/us-east-1c   400m/1930m (20%)      818Mi/7Gi (11%)\n" +
 		"2 nodes\n"
-	if got := render(t, usageTable("a"), TableOptions{}); got != oneLine {
+	if got := render(t, usageTable(), TableOptions{}); got != oneLine {
 		t.Fatalf("piped: got\n%s\nwant\n%s", got, oneLine)
 	}
 	want66 := "NAME   ZONE                   CPU             MEMORY\n" +
@@ -36,7 +36,7 @@ func TestFitUsageColumns(t *testing.T) {
 		"b      us-east-1/us-east-1c   400m/1930m      818Mi/7Gi (11%)\n" +
 		"                              (20%)\n" +
 		"2 nodes\n"
-	if got := render(t, usageTable("a"), TableOptions{MaxWidth: 66}); got != want66 {
+	if got := render(t, usageTable(), TableOptions{MaxWidth: 66}); got != want66 {
 		t.Errorf("width 66: got\n%s\nwant\n%s", got, want66)
 	}
 	want60 := "NAME   ZONE                   CPU             MEMORY\n" +
@@ -45,10 +45,10 @@ func TestFitUsageColumns(t *testing.T) {
 		"b      us-east-1/us-east-1c   400m/1930m      818Mi/7Gi\n" +
 		"                              (20%)           (11%)\n" +
 		"2 nodes\n"
-	if got := render(t, usageTable("a"), TableOptions{MaxWidth: 60}); got != want60 {
+	if got := render(t, usageTable(), TableOptions{MaxWidth: 60}); got != want60 {
 		t.Errorf("width 60: got\n%s\nwant\n%s", got, want60)
 	}
-	got := render(t, usageTable("a"), TableOptions{MaxWidth: 55})
+	got := render(t, usageTable(), TableOptions{MaxWidth: 55})
 	if !strings.HasPrefix(got, "NAME:    a\nZONE:    us-east-1/us-east-1b\nCPU:     45100m/47810m (94%)\nMEMORY:  168Gi/181Gi (92%)\n\n") {
 		t.Errorf("width 55: want blocks, got\n%s", got)
 	}
@@ -57,7 +57,7 @@ func TestFitUsageColumns(t *testing.T) {
 			t.Errorf("line of %d columns: %q", len(l), l)
 		}
 	}
-	if got := render(t, usageTable("a"), TableOptions{MaxWidth: 55, Wide: true}); strings.Count(got, "\n") != 4 {
+	if got := render(t, usageTable(), TableOptions{MaxWidth: 55, Wide: true}); strings.Count(got, "\n") != 4 {
 		t.Errorf("-o wide is never fitted:\n%s", got)
 	}
 }

@@ -246,7 +246,7 @@ func (t *Table) Render(w io.Writer, opts TableOptions) error {
 		var folded []string
 		rows, folded = t.fold()
 		rows = append(rows, t.Footer...)
-		after = append(folded, t.After...)
+		after = append(append([]string(nil), folded...), t.After...)
 	}
 	lines := make([][]string, len(rows))
 	for r, row := range rows {
