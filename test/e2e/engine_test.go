@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
@@ -263,9 +265,18 @@ func TestEngineDRAAndTerminatingVictimsAgreeWithRealScheduler(t *testing.T) {
 		p := framework.NewPod(engineNS, name, node, framework.Resources("cpu", cpu))
 		p.Spec.PriorityClassName = pc
 		p.Spec.TerminationGracePeriodSeconds = &grace
-		if _, err := c.CreatePod(ctx, p); err != nil {
-			t.Fatal(err)
-		}
+		// The Priority admission plugin reads PriorityClasses from its
+		// own informer: one just created may not be there yet.
+		waitUntil(ctx, t, "pod "+name+" admitted with PriorityClass "+pc, func() (bool, string) {
+			_, err := c.CreatePod(ctx, p)
+			if err != nil && apierrors.IsForbidden(err) && strings.Contains(err.Error(), "no PriorityClass with name") {
+				return false, err.Error()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return true, ""
+		})
 	}
 	fill("full-0", "eng-00", "1900m", "engine-top", 0)
 	fill("full-1", "eng-01", "1800m", "engine-top", 0)
