@@ -52,7 +52,7 @@ func parseFlags(args []string, stderr io.Writer) (gencluster.Config, string, err
 	fs.Float64Var(&cfg.PendingFraction, "pending-fraction", cfg.PendingFraction, "fraction of workload pods left unscheduled (no nodeName)")
 	fs.Float64Var(&cfg.TerminalFraction, "terminal-fraction", cfg.TerminalFraction, "fraction of workload pods that are Succeeded or Failed")
 	fs.BoolVar(&cfg.Indent, "indent", cfg.Indent, "indent the JSON like kubectl -o json (4 spaces); about twice the size")
-	fs.StringVar((*string)(&cfg.Shape), "shape", string(cfg.Shape), `pod shape: "" (default), "labels" (long label sets, many annotations), "templates" (a template per workload, 1-2 replicas), "status" (large status sections)`)
+	fs.StringVar((*string)(&cfg.Shape), "shape", string(cfg.Shape), `pod shape: "" (default), "labels" (long label sets, many annotations), "templates" (a template per workload, 1-2 replicas), "status" (large status sections), "small" (only what the scheduler reads, ~600 bytes a pod)`)
 	fs.StringVar(&output, "o", "", "output file (default stdout)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, "", err

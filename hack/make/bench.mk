@@ -18,10 +18,13 @@
 #                       (15,000 nodes / 450,000 pods by default), alternated,
 #                       BENCH_FILES_RUNS times each under /usr/bin/time; the
 #                       medians of wall, CPU (user+sys) and peak RSS and their
-#                       ratios large/small (target <= 3.3)
+#                       ratios large/small (target <= 3.3);
+#                       BENCH_GROWTH_SHAPE=small for gen-cluster's small pods
 #   make bench-shapes   file mode against the upstream cache code (as
 #                       bench-baseline) on gen-cluster's other pod shapes
-#                       (-shape labels, templates, status), one file each
+#                       (-shape labels, templates, status, small), one file
+#                       each; BENCH_SHAPES picks some
+#                       (BENCH_GROWTH_SHAPE=small: bench-growth on -shape small)
 #   make bench-why      `why` at scale on the bench-files cluster, in one run:
 #                       `dump -f` (the load alone, the baseline), `why POD -f`
 #                       (one pending pod) and `why -A -f` (every pending pod)
@@ -155,12 +158,23 @@ bench-baseline: build $(BENCH_FILE)
 	b=$$(median $(BENCH_FILES_DIR)/baseline.walls); d=$$(median $(BENCH_FILES_DIR)/dump.walls); \
 	echo "median wall: upstream-baseline $$b s, dump -f $$d s, ratio dump/baseline $$(awk -v d=$$d -v b=$$b 'BEGIN { printf "%.2f", d / b }')"
 
-# bench-growth: the same command at 1× and 3× the bench-files cluster.
-BENCH_GROWTH_FILE := $(BENCH_FILES_DIR)/cluster-$(shell echo $$(($(BENCH_FILES_NODES) * 3)))n-$(shell echo $$(($(BENCH_FILES_PODS) * 3)))p.json
+# bench-growth: the same command at 1× and 3× the bench-files cluster, of
+# gen-cluster's shape BENCH_GROWTH_SHAPE (empty: the default one; e.g.
+# BENCH_GROWTH_SHAPE=small for pods of ~600 bytes).
+BENCH_GROWTH_SHAPE ?=
+BENCH_GROWTH_SUFFIX := $(if $(BENCH_GROWTH_SHAPE),-$(BENCH_GROWTH_SHAPE))
+BENCH_GROWTH_BASE := $(BENCH_FILES_DIR)/cluster-$(BENCH_FILES_NODES)n-$(BENCH_FILES_PODS)p$(BENCH_GROWTH_SUFFIX).json
+BENCH_GROWTH_FILE := $(BENCH_FILES_DIR)/cluster-$(shell echo $$(($(BENCH_FILES_NODES) * 3)))n-$(shell echo $$(($(BENCH_FILES_PODS) * 3)))p$(BENCH_GROWTH_SUFFIX).json
 
 $(BENCH_GROWTH_FILE):
 	@mkdir -p $(@D)
-	$(GO) run ./hack/gen-cluster -nodes $$(($(BENCH_FILES_NODES) * 3)) -pods $$(($(BENCH_FILES_PODS) * 3)) -seed 1 -o $@
+	$(GO) run ./hack/gen-cluster -nodes $$(($(BENCH_FILES_NODES) * 3)) -pods $$(($(BENCH_FILES_PODS) * 3)) -seed 1 $(if $(BENCH_GROWTH_SHAPE),-shape $(BENCH_GROWTH_SHAPE)) -o $@
+
+ifneq ($(BENCH_GROWTH_SHAPE),)
+$(BENCH_GROWTH_BASE):
+	@mkdir -p $(@D)
+	$(GO) run ./hack/gen-cluster -nodes $(BENCH_FILES_NODES) -pods $(BENCH_FILES_PODS) -seed 1 -shape $(BENCH_GROWTH_SHAPE) -o $@
+endif
 
 # BENCH_TIMED runs $$cmd on $$file under /usr/bin/time and appends
 # "wall cpu rss" to $(BENCH_FILES_DIR)/$$label.figs.
@@ -170,12 +184,12 @@ BENCH_TIMED = $(TIME) -f "%e %U %S %M" -o $(BENCH_FILES_DIR)/time ./$(BIN) $$cmd
 BENCH_MEDIAN = median() { cut -d' ' -f$$2 "$$1" | sort -n | awk '{ v[NR] = $$1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 .PHONY: bench-growth
-bench-growth: build $(BENCH_FILE) $(BENCH_GROWTH_FILE)
+bench-growth: build $(BENCH_GROWTH_BASE) $(BENCH_GROWTH_FILE)
 	@test -x $(TIME) || { echo "$(TIME) is missing: apt-get install time"; exit 1; }
-	@ls -l $(BENCH_FILE) $(BENCH_GROWTH_FILE)
+	@ls -l $(BENCH_GROWTH_BASE) $(BENCH_GROWTH_FILE)
 	@rm -f $(BENCH_FILES_DIR)/small.figs $(BENCH_FILES_DIR)/large.figs; cmd="dump -o json"; \
 	for i in $$(seq $(BENCH_FILES_RUNS)); do \
-		label=small; file=$(BENCH_FILE); $(BENCH_TIMED); \
+		label=small; file=$(BENCH_GROWTH_BASE); $(BENCH_TIMED); \
 		label=large; file=$(BENCH_GROWTH_FILE); $(BENCH_TIMED); \
 	done; \
 	$(BENCH_MEDIAN); for f in 1:wall 2:cpu 3:rss; do \
@@ -185,7 +199,7 @@ bench-growth: build $(BENCH_FILE) $(BENCH_GROWTH_FILE)
 
 # bench-shapes: one file per gen-cluster shape, then bench-baseline's
 # alternation on each.
-BENCH_SHAPES ?= labels templates status
+BENCH_SHAPES ?= labels templates status small
 BENCH_SHAPE_FILE = $(BENCH_FILES_DIR)/cluster-$(BENCH_FILES_NODES)n-$(BENCH_FILES_PODS)p-$(1).json
 
 .PHONY: bench-shapes

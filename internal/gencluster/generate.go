@@ -214,7 +214,12 @@ func (e *emitter) daemonSet(ns string, u unit) error {
 		node := e.pl.nodes[i]
 		in := podInput{ns: ns, name: names[i], generateName: u.name + "-", owner: owner, labels: labels, node: node,
 			phase: v1.PodRunning, created: ago(86400 + g.secondsBefore(86400*30)), affinity: dsAffinity(node.name), totalNodes: e.cfg.Nodes}
-		if err := e.lw.Item(buildPod(g, e.pool, t, in)); err != nil {
+		pod := buildPod(g, e.pool, t, in)
+		if e.cfg.Shape == ShapeSmall {
+			// The other shapes vary the workloads' pods only.
+			pod = smallPod(pod)
+		}
+		if err := e.lw.Item(pod); err != nil {
 			return err
 		}
 	}

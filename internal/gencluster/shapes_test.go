@@ -2,6 +2,7 @@ package gencluster
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -40,6 +41,14 @@ func TestShapes(t *testing.T) {
 			}
 			return "no pod with a 1 KB termination message and three readiness gates"
 		},
+		ShapeSmall: func(pods []*v1.Pod) string {
+			for _, p := range pods {
+				if len(p.Labels) > 2 || len(p.Status.ContainerStatuses) > 0 || len(p.Spec.Tolerations) > 0 || p.Spec.Containers[0].Image == "" {
+					return "pod " + p.Name + " has more than two labels, container statuses or tolerations, or no image"
+				}
+			}
+			return ""
+		},
 	}
 	for shape, check := range checks {
 		t.Run(string(shape), func(t *testing.T) {
@@ -62,5 +71,32 @@ func TestShapes(t *testing.T) {
 	}
 	if err := (Config{Nodes: 1, Pods: 1, Zones: 1, Shape: "round"}).Validate(); err == nil {
 		t.Error("an unknown shape validated")
+	}
+}
+
+// ShapeSmall's pods are 500-700 bytes of compact JSON on average (the size
+// issue #39 measured the per-object cost at), whatever the seed.
+func TestShapeSmallSize(t *testing.T) {
+	for _, seed := range []uint64{1, 2} {
+		cfg := Config{Nodes: 100, Pods: 3000, Seed: seed, Zones: 3, PendingFraction: 0.01, TerminalFraction: 0.01, Shape: ShapeSmall}
+		var list struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		if err := json.Unmarshal(genBytes(t, cfg), &list); err != nil {
+			t.Fatal(err)
+		}
+		size, pods := 0, 0
+		for _, item := range list.Items {
+			if strings.HasPrefix(string(item), `{"kind":"Pod"`) {
+				size += len(item)
+				pods++
+			}
+		}
+		if pods != cfg.Pods {
+			t.Fatalf("seed %d: %d pods, want %d", seed, pods, cfg.Pods)
+		}
+		if mean := size / pods; mean < 500 || mean > 700 {
+			t.Errorf("seed %d: %d bytes a pod on average, want 500-700", seed, mean)
+		}
 	}
 }
