@@ -12,6 +12,9 @@ import (
 	"strings"
 	"sync"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -25,10 +28,11 @@ const jsonChunk = 32
 // StreamJSON writes obj exactly as print writes it — print being
 // cli-runtime's JSON printer (json.MarshalIndent with a four-space indent,
 // then a newline) — but without holding the whole text in memory: the
-// elements of obj's longest top-level list (a struct field whose JSON name
-// has no omitempty, such as a CacheDump's "nodes") are marshalled
+// elements of obj's longest non-empty top-level list (a CacheDump's
+// "nodes", a RequestedReport's "pods" with --pods) are marshalled
 // concurrently, a few chunks at a time, and written in order as they are
-// ready; print writes the rest of obj with that list empty.
+// ready; print writes the rest of obj with that list cut to one zero
+// element, whose text is then replaced by the list's.
 //
 // Why: at 5,000 nodes / 150,000 pods a dump is hundreds of MB of JSON.
 // Marshalled whole it is built twice (compact, then indented) in buffers
@@ -48,31 +52,42 @@ func StreamJSON(w io.Writer, obj kruntime.Object, print func(kruntime.Object, io
 	if err := print(head, &hb); err != nil {
 		return err
 	}
-	// The empty list is "[]" on its own line at depth 1; a JSON string
-	// cannot hold a raw newline, so this is the list and nothing else.
-	marker := []byte("\n" + jsonIndent + key + ": []")
+	opts := itemOptions()
+	// The head's list holds one zero element, on its own lines at depth 2
+	// between "[" and "]" at depth 1; a JSON string cannot hold a raw
+	// newline, so this text is the list and nothing else.
+	quoted, err := json.Marshal(key)
+	if err != nil {
+		return err
+	}
+	var zero bytes.Buffer
+	if err := marshalItem(&zero, reflect.New(items.Type().Elem()).Interface(), opts); err != nil {
+		return err
+	}
+	open := "\n" + jsonIndent + string(quoted) + ": "
+	marker := []byte(open + "[\n" + jsonIndent + jsonIndent + zero.String() + "\n" + jsonIndent + "]")
 	at := bytes.Index(hb.Bytes(), marker)
 	if at < 0 || bytes.LastIndex(hb.Bytes(), marker) != at {
-		return fmt.Errorf("json output: cannot find the list %s in %T", key, obj)
+		return fmt.Errorf("json output: cannot find the list %s in %T", quoted, obj)
 	}
-	split := at + len(marker) - len("[]")
 	bw := bufio.NewWriterSize(w, 256<<10)
-	if _, err := bw.Write(hb.Bytes()[:split]); err != nil {
+	if _, err := bw.Write(hb.Bytes()[:at+len(open)]); err != nil {
 		return err
 	}
-	if err := writeJSONItems(bw, items); err != nil {
+	if err := writeJSONItems(bw, items, opts); err != nil {
 		return err
 	}
-	if _, err := bw.Write(hb.Bytes()[split+len("[]"):]); err != nil {
+	if _, err := bw.Write(hb.Bytes()[at+len(marker):]); err != nil {
 		return err
 	}
 	return bw.Flush()
 }
 
 // splitLongestList returns a shallow copy of obj whose longest top-level
-// list is empty (not nil, so that it is written as "[]"), the list's JSON
-// key, quoted as encoding/json writes it, and the list; ok is false when
-// obj has no non-empty list that could be split.
+// list holds one zero element instead (written whether the field has
+// omitempty or not, with a text that marks where the list goes), the
+// list's JSON name and the list; ok is false when obj has no non-empty
+// list that could be split.
 func splitLongestList(obj kruntime.Object) (head kruntime.Object, key string, items reflect.Value, ok bool) {
 	v := reflect.ValueOf(obj)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
@@ -89,21 +104,17 @@ func splitLongestList(obj kruntime.Object) (head kruntime.Object, key string, it
 	if field < 0 {
 		return nil, "", reflect.Value{}, false
 	}
-	quoted, err := json.Marshal(key)
-	if err != nil {
-		return nil, "", reflect.Value{}, false
-	}
 	copied := reflect.New(s.Type())
 	copied.Elem().Set(s)
 	list := copied.Elem().Field(field)
-	list.Set(reflect.MakeSlice(list.Type(), 0, 0))
+	list.Set(reflect.MakeSlice(list.Type(), 1, 1))
 	head, ok = copied.Interface().(kruntime.Object)
-	return head, string(quoted), s.Field(field), ok
+	return head, key, s.Field(field), ok
 }
 
 // jsonListName returns the JSON name of an exported, non-embedded slice
-// field that encoding/json always writes (no omitempty, not "-", not a
-// ",string" field).
+// field that encoding/json writes when it is not empty (not "-", no
+// option but omitempty or omitzero).
 func jsonListName(f reflect.StructField) (string, bool) {
 	if !f.IsExported() || f.Anonymous || f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() == reflect.Uint8 || marshalsItself(f.Type) {
 		return "", false
@@ -113,8 +124,10 @@ func jsonListName(f reflect.StructField) (string, bool) {
 		return "", false
 	}
 	name, opts, _ := strings.Cut(tag, ",")
-	if opts != "" {
-		return "", false
+	for o := range strings.SplitSeq(opts, ",") {
+		if o != "" && o != "omitempty" && o != "omitzero" {
+			return "", false
+		}
 	}
 	if name == "" {
 		name = f.Name
@@ -142,7 +155,7 @@ var (
 // at depth 1: "[", each element on its own lines at depth 2, "]" at depth 1.
 // Chunks of elements are marshalled by GOMAXPROCS workers, at most twice
 // that many chunks ahead of the writer.
-func writeJSONItems(w *bufio.Writer, items reflect.Value) error {
+func writeJSONItems(w *bufio.Writer, items reflect.Value, opts jsonv2.Options) error {
 	n := items.Len()
 	chunks := (n + jsonChunk - 1) / jsonChunk
 	results := make([]chan chunkResult, chunks)
@@ -154,7 +167,7 @@ func writeJSONItems(w *bufio.Writer, items reflect.Value) error {
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for c := range next {
-				b, err := marshalChunk(items, c*jsonChunk, min(n, (c+1)*jsonChunk), n)
+				b, err := marshalChunk(items, c*jsonChunk, min(n, (c+1)*jsonChunk), n, opts)
 				results[c] <- chunkResult{b, err}
 			}
 		})
@@ -202,28 +215,57 @@ type chunkResult struct {
 // indented at depth 2, separated by ",\n" (and followed by one unless the
 // chunk ends the list of n). The buffer comes from chunkBuffers; the
 // writer puts it back.
-func marshalChunk(items reflect.Value, from, to, n int) (*bytes.Buffer, error) {
+//
+// The elements go through go-json-experiment's json v2 with its v1 options
+// (jsonv1.DefaultOptionsV1: encoding/json's output, byte for byte): it
+// writes the indented text in one pass without allocating, where
+// encoding/json marshals compact and indents a copy
+// (docs/PERFORMANCE.md#large-outputs--o-json-and--o-yaml).
+func marshalChunk(items reflect.Value, from, to, n int, opts jsonv2.Options) (*bytes.Buffer, error) {
 	out := chunkBuffers.Get().(*bytes.Buffer)
 	out.Reset()
-	// An Encoder marshals into a pooled buffer and indents into one of its
-	// own that it reuses; json.Indent into out would grow out for every
-	// element (a large part of the printing time in BenchmarkJSONOutput).
-	enc := json.NewEncoder(out)
-	prefix := jsonIndent + jsonIndent
-	enc.SetIndent(prefix, jsonIndent)
 	for i := from; i < to; i++ {
-		out.WriteString(prefix)
+		out.WriteString(jsonIndent + jsonIndent)
 		// Through a pointer, as encoding/json reaches a slice element
 		// (addressable), so pointer-receiver MarshalJSON methods apply.
-		if err := enc.Encode(items.Index(i).Addr().Interface()); err != nil {
+		if err := marshalItem(out, items.Index(i).Addr().Interface(), opts); err != nil {
 			return out, err
 		}
-		out.Truncate(out.Len() - 1) // Encode ends each value with a newline
 		if i < n-1 {
 			out.WriteString(",\n")
 		}
 	}
 	return out, nil
+}
+
+// marshalItem appends the JSON of v (a pointer to a list element) to out,
+// indented at depth 2. json v2 writes invalid UTF-8 as a raw U+FFFD where
+// encoding/json writes the escape \ufffd: an element whose text holds a
+// U+FFFD (invalid UTF-8 replaced, or a real one) is written again by
+// encoding/json, the reference.
+func marshalItem(out *bytes.Buffer, v any, opts jsonv2.Options) error {
+	start := out.Len()
+	if err := jsonv2.MarshalWrite(out, v, opts); err != nil {
+		return err
+	}
+	if !bytes.Contains(out.Bytes()[start:], []byte("\uFFFD")) {
+		return nil
+	}
+	out.Truncate(start)
+	enc := json.NewEncoder(out)
+	enc.SetIndent(jsonIndent+jsonIndent, jsonIndent)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	out.Truncate(out.Len() - 1) // Encode ends each value with a newline
+	return nil
+}
+
+// itemOptions are the json v2 options that write a list element as
+// encoding/json's MarshalIndent writes it at depth 2 of the document.
+func itemOptions() jsonv2.Options {
+	return jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(),
+		jsontext.WithIndentPrefix(jsonIndent+jsonIndent), jsontext.WithIndent(jsonIndent))
 }
 
 // chunkBuffers holds the buffers of marshalled chunks between uses.

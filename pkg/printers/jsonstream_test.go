@@ -84,17 +84,21 @@ func clip(a, b []byte) []byte {
 func TestStreamJSONSplitsTheLongestList(t *testing.T) {
 	d := &v1alpha1.CacheDiff{AddedNodes: []string{"a", "b"}, RemovedNodes: []string{"c", "d", "e"}, Nodes: []v1alpha1.NodeDiff{{}}}
 	_, key, items, ok := splitLongestList(d)
-	if !ok || key != `"removedNodes"` || items.Len() != 3 {
+	if !ok || key != "removedNodes" || items.Len() != 3 {
 		t.Fatalf("split CacheDiff: key %s, %d items, ok %v; want \"removedNodes\", 3, true", key, items.Len(), ok)
 	}
-	// Lists is omitempty: an empty one is not written at all, so it is
-	// never split even when it is the longest.
+	// Lists is omitempty: a non-empty one is written, and split when it
+	// is the longest; an empty one is not written at all.
 	d = &v1alpha1.CacheDiff{Lists: []v1alpha1.ListChange{{}, {}}}
-	if _, key, _, ok := splitLongestList(d); ok {
-		t.Fatalf("split %s of a CacheDiff whose written lists are empty", key)
+	if _, key, items, ok := splitLongestList(d); !ok || key != "lists" || items.Len() != 2 {
+		t.Fatalf("split CacheDiff: key %s, ok %v; want lists, true", key, ok)
 	}
 	v1alpha1.SetKind(d, "CacheDiff")
 	assertSameJSON(t, d)
+	d = &v1alpha1.CacheDiff{}
+	if _, key, _, ok := splitLongestList(d); ok {
+		t.Fatalf("split %s of a CacheDiff whose lists are all empty", key)
+	}
 }
 
 // TestStreamJSONErrors checks that print's errors (a kind without
@@ -148,7 +152,7 @@ type filler struct {
 	long int // length of the top-level lists
 }
 
-var fillStrings = []string{"", "node-1", "a<b>&c", "\u2028\u2029", "tab\tnl\n\"q\"\\", "é漢字", "\x00\x1f", "bad\xffutf8", "kube-system/coredns-1"}
+var fillStrings = []string{"", "node-1", "a<b>&c", "\u2028\u2029", "tab\tnl\n\"q\"\\", "é漢字", "\x00\x1f", "bad\xffutf8", "kube-system/coredns-1", "\uFFFD", "\U0001F600", "\uFF5E"}
 
 func (f *filler) fill(v reflect.Value, depth int) {
 	switch v.Kind() {
