@@ -9,7 +9,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
@@ -58,24 +57,13 @@ func (o *WhyOptions) replicasUnder(ctx context.Context, m *model.Model, objects 
 }
 
 // replicasOf makes w's replicas (--replicas, else the workload's own
-// count), defaulted as the API server would, and returns them with objects
-// and the replicas' claims; it warns about what the pods miss.
+// count) with the objects and the replicas' claims (pipeline.ReplicaPods),
+// its warnings on stderr.
 func (o *WhyOptions) replicasOf(w *pipeline.Workload, m *model.Model, objects []runtime.Object) ([]*v1.Pod, []runtime.Object, error) {
-	n := w.DefaultReplicas
-	if o.Replicas >= 0 {
-		n = o.Replicas
-	}
-	pods, claims, err := w.Replicas(n, m.Nodes, objects)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, p := range pods {
-		load.DefaultPod(p)
-	}
-	warnPriority(o, pods)
-	all := append(append([]runtime.Object{}, objects...), claims...)
-	warnMissing(o.ErrOut, pods[:min(1, len(pods))], all)
-	return pods, all, nil
+	var notes pipeline.Notes
+	pods, all, err := pipeline.ReplicaPods(w, o.Replicas, m, objects, &notes)
+	_, _ = notes.WriteTo(o.ErrOut)
+	return pods, all, err
 }
 
 // replicaLine is the stderr summary, e.g. "Deployment shop/web: 3 of 5
@@ -107,15 +95,4 @@ func replicaLine(r *v1alpha1.SchedulingReport) string {
 		line += "; " + s.FirstUnfit + " does not: see its message above"
 	}
 	return line
-}
-
-// warnPriority: the API server's Priority admission gives a pod the
-// value of its priorityClassName; pods made from a file are not admitted.
-func warnPriority(o *WhyOptions, pods []*v1.Pod) {
-	if len(pods) == 0 {
-		return
-	}
-	if p := pods[0]; p.Spec.PriorityClassName != "" && p.Spec.Priority == nil {
-		fmt.Fprintf(o.ErrOut, "warning: the pods name PriorityClass %q but carry no spec.priority; they are evaluated with priority 0 (the API server's admission would set the class's value)\n", p.Spec.PriorityClassName)
-	}
 }
