@@ -121,6 +121,10 @@ type collector struct {
 	warnings    []string // one line each, in order
 	deferred    []*piece // untyped List items waiting for the List's kind
 	skippedSrcs int
+	// internalSkips counts the files skipped for being in the internal form
+	// (errInternalForm); internalNames names all but the first.
+	internalSkips int
+	internalNames []string
 	// manifests are the workloads read without metadata.uid (manifests.go).
 	manifests []*manifestRef
 }
@@ -161,7 +165,7 @@ func (c *collector) addFirstOrNot(src *source, p *piece, r *reader) error {
 			return inputError(src.name+": binary data, not YAML or JSON", nil)
 		}
 		if why, ok := notObjects(p); ok && src.expanded {
-			c.warnings = append(c.warnings, fmt.Sprintf("skipped %s: %s", src.name, why))
+			c.skipSource(src.name, why, errors.Is(p.Err, errInternalForm))
 			c.skippedSrcs++
 			src.skipped = true
 			return nil
@@ -226,6 +230,21 @@ func (c *collector) endSource(src *source, r *reader) error {
 	return nil
 }
 
+// skipSource warns that a file found in a directory or by a glob is
+// skipped. A dump in the internal form is a directory of such files: the
+// first says why, the others are folded into one line (warn).
+func (c *collector) skipSource(name, why string, internal bool) {
+	if internal && c.internalSkips > 0 {
+		c.internalSkips++
+		c.internalNames = append(c.internalNames, name)
+		return
+	}
+	if internal {
+		c.internalSkips++
+	}
+	c.warnings = append(c.warnings, fmt.Sprintf("skipped %s: %s", name, why))
+}
+
 // notObjects says why a source's first piece shows it holds no Kubernetes
 // objects: binary data, text that is not YAML or JSON, values that are not
 // objects, or objects without a kind outside a declared List.
@@ -240,6 +259,8 @@ func notObjects(p *piece) (string, bool) {
 		return fmt.Sprintf("not YAML or JSON (%s)", p.Err), true
 	case errors.As(p.Err, &not):
 		return fmt.Sprintf("not Kubernetes objects (%s: %s)", p.Loc.Prefix()[len(p.Loc.Source)+2:], not.what), true
+	case errors.Is(p.Err, errInternalForm):
+		return fmt.Sprintf("not Kubernetes objects (%s: %s)", p.Loc.Prefix()[len(p.Loc.Source)+2:], p.Err), true
 	case errors.Is(p.Err, errNoKind) && !p.Header.Declared():
 		return fmt.Sprintf("not Kubernetes objects (%s: no \"kind\")", p.Loc.Prefix()[len(p.Loc.Source)+2:]), true
 	}

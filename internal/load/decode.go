@@ -109,6 +109,36 @@ var (
 	errNoAPIVersion = errors.New(`the object has no "apiVersion"`)
 )
 
+// errInternalForm is the decoding error of an object written in Go field
+// names without a kind: the form of the API server's internal types, which
+// some kubectl releases of 2018–2019 printed in `kubectl cluster-info dump`
+// (a NodeList as {"selfLink", "resourceVersion", "Items": [{"name", …,
+// "Spec", "Status"}]}). No Kubernetes API reads that form: the objects'
+// metadata is flattened and some fields moved (hostNetwork lives in the
+// security context), so reading it as v1 objects would model another
+// cluster. It wraps errNoKind, so a file found in a directory walk is
+// skipped with this reason, as other files without a kind are.
+var errInternalForm = fmt.Errorf(`%w: it is in Go field names ("Items", "Spec", "Status"), the internal form `+
+	`some kubectl releases of 2018-2019 wrote in "kubectl cluster-info dump"; no Kubernetes API reads it: `+
+	`dump the cluster again with a current kubectl (kubectl get nodes,pods -A -o json)`, errNoKind)
+
+// internalForm reports whether a JSON object without a kind has one of the
+// capitalised top-level keys of an internal-form object ("Items" of a list,
+// "Spec" or "Status" of an object). encoding/json matches keys without
+// regard to case, so the keys are compared here as written.
+func internalForm(data []byte) bool {
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(data, &keys) != nil {
+		return false
+	}
+	for _, k := range []string{"Items", "Spec", "Status"} {
+		if _, ok := keys[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // notAnObject is the decoding error of a value that is not a JSON object.
 type notAnObject struct{ what string }
 
@@ -153,6 +183,9 @@ func (r *reader) decodePiece(p *piece) {
 	switch {
 	case err != nil:
 		p.Err = jsonError(err, data, p)
+		return
+	case gvk.Kind == "" && internalForm(data):
+		p.Err = errInternalForm
 		return
 	case gvk.Kind == "":
 		p.Err = errNoKind

@@ -208,6 +208,9 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 				msg = strings.Replace(msg, "(1 object of other kinds)", "(1 object of another kind)", 1)
 			}
 		}
+		if c.skippedSrcs > 0 {
+			msg += fmt.Sprintf("; %s skipped (see the warnings above)", plural(c.skippedSrcs, "file"))
+		}
 		return nil, inputError(msg, nil)
 	}
 	return &Cluster{Nodes: nodes, Pods: pods, Objects: objects, Source: source}, nil

@@ -110,6 +110,49 @@ func TestClusterInfoDumpLayout(t *testing.T) {
 	})
 }
 
+// internalList is a List as some kubectl releases of 2018-2019 wrote it in
+// `cluster-info dump`: the API server's internal types in Go field names,
+// metadata flattened into each item, no kind.
+func internalList(items ...map[string]any) map[string]any {
+	list := make([]any, len(items))
+	for i, item := range items {
+		list[i] = item
+	}
+	return map[string]any{"selfLink": "/api/v1/nodes", "resourceVersion": "4225", "Items": list}
+}
+
+// TestClusterInfoDumpInInternalForm: that form is named for what it is, in
+// one error for a file given by name and in two warning lines for a whole
+// directory of it (the first file's reason, then the others folded), and
+// the final error counts the files skipped.
+func TestClusterInfoDumpInInternalForm(t *testing.T) {
+	dir := t.TempDir()
+	node := map[string]any{"name": "minikube", "Spec": map[string]any{"Unschedulable": false}, "Status": map[string]any{"Allocatable": map[string]any{"cpu": "2"}}}
+	pod := map[string]any{"name": "coredns", "namespace": "kube-system", "Spec": map[string]any{"NodeName": "minikube"}}
+	writeFile(t, dir, "nodes.json", jsonIndent(t, internalList(node)))
+	for _, ns := range []string{"default", "kube-system"} {
+		writeFile(t, dir, ns+"/pods.json", jsonIndent(t, internalList(pod)))
+		writeFile(t, dir, ns+"/events.json", jsonIndent(t, internalList()))
+	}
+	const why = `the object has no "kind": it is in Go field names ("Items", "Spec", "Status"), the internal form ` +
+		`some kubectl releases of 2018-2019 wrote in "kubectl cluster-info dump"; no Kubernetes API reads it: ` +
+		`dump the cluster again with a current kubectl (kubectl get nodes,pods -A -o json)`
+	_, err := ReadFiles(FileOptions{Filenames: []string{filepath.Join(dir, "nodes.json")}}, nil)
+	if want := filepath.Join(dir, "nodes.json") + ": document 1: " + why; err == nil || err.Error() != want {
+		t.Errorf("one file: got error %v, want %s", err, want)
+	}
+	var w bytes.Buffer
+	_, err = ReadFiles(FileOptions{Filenames: []string{dir}, Recursive: true}, &w)
+	if want := "no nodes or pods found in directory " + dir + "; 5 files skipped (see the warnings above)"; err == nil || err.Error() != want {
+		t.Errorf("directory: got error %v, want %s", err, want)
+	}
+	wantWarnings := "warning: skipped D/default/events.json: not Kubernetes objects (document 1: " + why + ")\n" +
+		"warning: skipped 4 more files in the same internal form: D/default/pods.json, D/kube-system/events.json, D/kube-system/pods.json and 1 more\n"
+	if diff := cmp.Diff(strings.ReplaceAll(wantWarnings, "D/", dir+"/"), w.String()); diff != "" {
+		t.Errorf("warnings (-want,+got):\n%s", diff)
+	}
+}
+
 // TestSupportBundleLayout: a troubleshoot.sh support bundle holds bare JSON
 // arrays of objects (cluster-resources/pods/<namespace>.json) next to
 // JSON that is not Kubernetes objects (analysis results, versions).

@@ -37,6 +37,10 @@ func (c *collector) warn(w io.Writer, notes []string) {
 	for _, line := range c.warnings {
 		fmt.Fprintln(w, "warning: "+clean(line))
 	}
+	if len(c.internalNames) > 0 {
+		fmt.Fprintf(w, "warning: skipped %s in the same internal form: %s\n",
+			plural(len(c.internalNames), "more file"), clean(firstNames(c.internalNames, 3)))
+	}
 	for _, line := range c.replaced {
 		fmt.Fprintln(w, "warning: "+clean(line))
 	}
@@ -92,4 +96,12 @@ func describeInputs(names []string) string {
 func isDir(name string) bool {
 	fi, err := os.Stat(name)
 	return err == nil && fi.IsDir()
+}
+
+// firstNames lists up to n names, then how many more.
+func firstNames(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
 }

@@ -305,7 +305,7 @@ func TestHostileInput(t *testing.T) {
 			wantErr: `unable to read URL "H/cluster.yaml": the server accepted the connection but sent no answer within 15s`},
 		{name: "escape sequences in a file name", setup: write("x"+escapes+".yaml", "\x00binary"), args: []string{"dump", "-f", "D/"}, wantCode: 2,
 			wantWarning: `warning: skipped D/x^[]52;c;aGVsbG8=\x07^[[2J^[]0;title\x07\x9b31m forged line.yaml: binary data, not YAML or JSON`,
-			wantErr:     "no nodes or pods found in directory D/"},
+			wantErr:     "no nodes or pods found in directory D/; 1 file skipped (see the warnings above)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
