@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -17,9 +16,6 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
-	"github.com/schedcache/kubectl-schedcache/internal/termtext"
-	"github.com/schedcache/kubectl-schedcache/internal/views"
-	"github.com/schedcache/kubectl-schedcache/internal/whatif"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 )
@@ -46,7 +42,7 @@ type DrainOptions struct {
 	Selector string
 	// Rules are kubectl drain's flags: --force, --ignore-daemonsets,
 	// --delete-emptydir-data, --pod-selector.
-	Rules whatif.DrainRules
+	Rules pipeline.DrainRules
 	// IncludePending also places the pods that were Pending before the
 	// drain, in the queue with the replacements.
 	IncludePending bool
@@ -173,7 +169,7 @@ func (o *DrainOptions) Run() error {
 
 func (o *DrainOptions) run(ctx context.Context) error {
 	o.Input.memory.Decisions()
-	cfg, err := schedulerConfigFile(o.ConfigFile)
+	cfg, err := pipeline.LoadConfig(o.ConfigFile)
 	if err != nil {
 		return err
 	}
@@ -183,28 +179,19 @@ func (o *DrainOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cluster, m := in.Cluster, in.Model
-	nodes, err := o.drainedNodes(m)
+	nodes, err := o.drainedNodes(in.Model)
 	if err != nil {
 		return err
 	}
 	rules := o.Rules
-	rules.DaemonSetsComplete = len(o.Input.Filenames) == 0 && !unlisted(cluster, "DaemonSet")
-	out, err := whatif.Drain(ctx, whatif.DrainInput{Model: m, Objects: cluster.Objects, Config: cfg, Nodes: nodes, Rules: rules,
-		IncludePending: o.IncludePending, Now: o.now(), Timeout: o.Timeout})
+	rules.DaemonSetsComplete = len(o.Input.Filenames) == 0 && !unlisted(in.Cluster, "DaemonSet")
+	var notes pipeline.Notes
+	report, err := pipeline.Drain(ctx, in, cfg, pipeline.DrainRequest{Nodes: nodes, Rules: rules,
+		IncludePending: o.IncludePending, Now: o.now(), Timeout: o.Timeout}, &notes)
+	_, _ = notes.WriteTo(o.ErrOut)
 	if err != nil {
 		return err
 	}
-	o.notes(out)
-	var placed []*v1.Pod
-	for _, p := range out.Pods {
-		if p.Verdict != nil {
-			placed = append(placed, p.Verdict.Pod)
-		}
-	}
-	warnMissing(o.ErrOut, placed, cluster.Objects)
-	report := views.DrainReport(m.Source, cfg.Source, out)
-	report.WhatIf = o.WhatIf.report()
 	table := func(printers.TableOptions) (*printers.Table, error) { return printers.DrainTable(report), nil }
 	if err := o.Output.PrintTable(o.Out, report, table, nil); err != nil {
 		return err
@@ -261,22 +248,6 @@ func (o *DrainOptions) drainedNodes(m *model.Model) ([]string, error) {
 	return out, nil
 }
 
-// notes says once what the drain assumed.
-func (o *DrainOptions) notes(out *whatif.DrainOutcome) {
-	if ds := out.AssumedDaemonSets; len(ds) > 0 {
-		whose := "its"
-		if len(ds) > 1 {
-			whose = "their"
-		}
-		fmt.Fprintln(o.ErrOut, termtext.Fold("note: the input has no DaemonSet "+oneLine(ds[0]), ds)+
-			": "+whose+" pods are taken as managed by an existing DaemonSet")
-	}
-	if out.PendingBefore > 0 && !o.IncludePending {
-		fmt.Fprintf(o.ErrOut, "note: %s %s Pending before the drain: they keep their state and are not placed, though they compete with the replacements in a real drain (--include-pending places them)\n",
-			termtext.Count(out.PendingBefore, "pod"), termtext.Agree(out.PendingBefore, "was", "were"))
-	}
-}
-
 // unlisted reports whether the listing could not read kind.
 func unlisted(c *load.Cluster, kind string) bool {
 	for _, k := range c.Unlisted {
@@ -285,9 +256,4 @@ func unlisted(c *load.Cluster, kind string) bool {
 		}
 	}
 	return false
-}
-
-// schedulerConfigFile is --config's configuration, or the default one.
-func schedulerConfigFile(file string) (*pipeline.Config, error) {
-	return pipeline.LoadConfig(file)
 }

@@ -267,9 +267,9 @@ const nearMissesShown = 5
 
 func (o *WhyOptions) schedulerConfig() (*pipeline.Config, error) {
 	if len(o.ConfigFiles) == 0 {
-		return schedulerConfigFile("")
+		return pipeline.LoadConfig("")
 	}
-	return schedulerConfigFile(o.ConfigFiles[0])
+	return pipeline.LoadConfig(o.ConfigFiles[0])
 }
 
 // detail is how much of each verdict the output shows.
