@@ -144,8 +144,22 @@ func podsOf(ni fwk.NodeInfo, kind podKind) []fwk.PodInfo {
 
 // namespaceIndex finds the nodes of the lister's list (by position) that
 // hold pods of a namespace, or pods whose terms name it.
+//
+// It keeps each NodeInfo's summary in a slot of its own for as long as the
+// lister lists that NodeInfo, so that a list rebuilt with the same
+// NodeInfos in another order, or with a node more or less (a scale-down
+// simulation removes a node and may put it back before every candidate's
+// cycles), costs one look-up per node and a summary of only the nodes that
+// are new or changed, not a summary of every pod of the cluster again.
 type namespaceIndex struct {
-	nodes    []nodeNamespaces
+	slots  []nodeNamespaces
+	infos  []fwk.NodeInfo // the NodeInfo of each slot; nil when free
+	slotOf map[fwk.NodeInfo]int
+	free   []int
+	// at is the slot of each position of the list; pos the position of
+	// each slot in it.
+	at, pos []int
+	// pods, terms and anyTerms hold slots.
 	pods     map[string]map[int]struct{}
 	terms    map[string]map[int]struct{}
 	anyTerms map[int]struct{}
@@ -156,41 +170,89 @@ type namespaceIndex struct {
 // when the view first prunes).
 func newNamespaceIndex(list []fwk.NodeInfo, workers int) *namespaceIndex {
 	x := &namespaceIndex{
-		nodes: make([]nodeNamespaces, len(list)),
-		pods:  map[string]map[int]struct{}{}, terms: map[string]map[int]struct{}{}, anyTerms: map[int]struct{}{},
+		slotOf: make(map[fwk.NodeInfo]int, len(list)),
+		pods:   map[string]map[int]struct{}{}, terms: map[string]map[int]struct{}{}, anyTerms: map[int]struct{}{},
 	}
-	summaries := make([]nodeNamespaces, len(list))
-	workqueue.ParallelizeUntil(context.Background(), workers, len(list), func(i int) {
-		summaries[i] = summarize(list[i])
-	})
-	for i := range summaries {
-		x.set(i, summaries[i])
-	}
+	x.relist(list, workers)
 	return x
 }
 
-// update re-indexes node i, ni, if its generation changed since.
-func (x *namespaceIndex) update(i int, ni fwk.NodeInfo) {
-	if old := &x.nodes[i]; old.valid && old.generation == ni.GetGeneration() {
-		return
+// relist follows a rebuilt list: the slots of the NodeInfos no longer
+// listed are freed, the NodeInfos new to the index or whose generation
+// changed are summarized (on workers goroutines), the others keep their
+// summaries.
+func (x *namespaceIndex) relist(list []fwk.NodeInfo, workers int) {
+	for s := range x.pos {
+		x.pos[s] = -1
 	}
-	x.set(i, summarize(ni))
+	x.at = slices.Grow(x.at[:0], len(list))
+	var stale []int // positions to summarize
+	for i, ni := range list {
+		s, ok := x.slotOf[ni]
+		if !ok {
+			s = x.take(ni)
+		}
+		x.at, x.pos[s] = append(x.at, s), i
+		if old := &x.slots[s]; !old.valid || old.generation != ni.GetGeneration() {
+			stale = append(stale, i)
+		}
+	}
+	for s, ni := range x.infos {
+		if ni != nil && x.pos[s] < 0 {
+			x.set(s, nodeNamespaces{})
+			delete(x.slotOf, ni)
+			x.infos[s] = nil
+			x.free = append(x.free, s)
+		}
+	}
+	summaries := make([]nodeNamespaces, len(stale))
+	workqueue.ParallelizeUntil(context.Background(), workers, len(stale), func(k int) {
+		summaries[k] = summarize(list[stale[k]])
+	})
+	for k, i := range stale {
+		x.set(x.at[i], summaries[k])
+	}
 }
 
-// set makes now node i's summary.
-func (x *namespaceIndex) set(i int, now nodeNamespaces) {
-	old := &x.nodes[i]
-	move(x.pods, i, old.pods, now.pods)
-	move(x.terms, i, old.terms, now.terms)
-	if now.anyTerms {
-		x.anyTerms[i] = struct{}{}
+// take gives ni a slot, a free one when there is.
+func (x *namespaceIndex) take(ni fwk.NodeInfo) int {
+	var s int
+	if n := len(x.free); n > 0 {
+		s, x.free = x.free[n-1], x.free[:n-1]
+		x.infos[s] = ni
 	} else {
-		delete(x.anyTerms, i)
+		s = len(x.slots)
+		x.slots, x.infos, x.pos = append(x.slots, nodeNamespaces{}), append(x.infos, ni), append(x.pos, -1)
+	}
+	x.slotOf[ni] = s
+	return s
+}
+
+// node is the summary of the node at position i of the list.
+func (x *namespaceIndex) node(i int) *nodeNamespaces { return &x.slots[x.at[i]] }
+
+// update re-indexes node i, ni, if its generation changed since.
+func (x *namespaceIndex) update(i int, ni fwk.NodeInfo) {
+	if old := x.node(i); old.valid && old.generation == ni.GetGeneration() {
+		return
+	}
+	x.set(x.at[i], summarize(ni))
+}
+
+// set makes now slot s's summary.
+func (x *namespaceIndex) set(s int, now nodeNamespaces) {
+	old := &x.slots[s]
+	move(x.pods, s, old.pods, now.pods)
+	move(x.terms, s, old.terms, now.terms)
+	if now.anyTerms {
+		x.anyTerms[s] = struct{}{}
+	} else {
+		delete(x.anyTerms, s)
 	}
 	*old = now
 }
 
-// move takes node i out of index's sets of namespaces old and into those
+// move takes slot i out of index's sets of namespaces old and into those
 // of now.
 func move(index map[string]map[int]struct{}, i int, old, now []string) {
 	for _, ns := range old {
@@ -213,8 +275,8 @@ func move(index map[string]map[int]struct{}, i int, old, now []string) {
 func (x *namespaceIndex) candidates(own termNamespaces, ns string) []int {
 	if own.any {
 		var out []int
-		for i, n := range x.nodes {
-			if len(n.pods) > 0 {
+		for i := range x.at {
+			if len(x.node(i).pods) > 0 {
 				out = append(out, i)
 			}
 		}
@@ -230,8 +292,8 @@ func (x *namespaceIndex) candidates(own termNamespaces, ns string) []int {
 	}
 	out := make([]int, 0, n)
 	for _, g := range groups {
-		for i := range g {
-			out = append(out, i)
+		for s := range g {
+			out = append(out, x.pos[s])
 		}
 	}
 	slices.Sort(out)

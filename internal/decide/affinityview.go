@@ -137,11 +137,18 @@ func (v *affinityView) nodes(kind podKind) []fwk.NodeInfo {
 	return v.lists[kind]
 }
 
-// updateIndex indexes the lister's nodes anew when its list was rebuilt,
-// else the nodes it overwrote since.
+// updateIndex follows the lister: its list rebuilt, the index keeps the
+// summaries of the NodeInfos still listed (relist); else it re-indexes the
+// nodes the lister overwrote since.
 func (v *affinityView) updateIndex() {
+	switch {
+	case v.index == nil:
+		v.index = newNamespaceIndex(v.full.list, v.full.workers)
+	case !sameSlice(v.indexOf, v.full.list):
+		v.index.relist(v.full.list, v.full.workers)
+	}
 	if !sameSlice(v.indexOf, v.full.list) {
-		v.index, v.indexOf, v.indexed = newNamespaceIndex(v.full.list, v.full.workers), v.full.list, len(v.full.changed)
+		v.indexOf, v.indexed = v.full.list, len(v.full.changed)
 		return
 	}
 	for _, i := range v.full.changed[v.indexed:] {
@@ -159,7 +166,7 @@ func (v *affinityView) prune(kind podKind) []fwk.NodeInfo {
 	keep := func(e *podEntry) bool { return own.has(e.namespace) || e.terms.has(ns) }
 	var out []fwk.NodeInfo
 	for _, i := range v.index.candidates(own, ns) {
-		entries := &v.index.nodes[i].entries
+		entries := &v.index.node(i).entries
 		if len(entries[kind]) == 0 {
 			continue
 		}

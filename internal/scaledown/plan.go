@@ -73,6 +73,11 @@ func Plan(ctx context.Context, in Input) (*Outcome, error) {
 	p := newPlanner(in)
 	defer p.close()
 	cands, others := p.eligible()
+	for _, c := range cands {
+		if c.Result == "" {
+			p.moves += len(c.toMove)
+		}
+	}
 	out := &Outcome{Candidates: len(cands), Pool: p.pool()}
 	nonEmpty := 0
 	for i, c := range cands {
@@ -129,6 +134,9 @@ type planner struct {
 	groups  map[string]int // nodes per group still in the cluster
 	start   time.Time
 	sim     *simulation
+	// moves is how many pods the candidates not blocked would move: about
+	// the cycles to come.
+	moves   int
 	cycles  int
 	settled int
 }
@@ -268,7 +276,7 @@ func (p *planner) decide(ctx context.Context, c *candidate) error {
 		return nil
 	}
 	if p.sim == nil {
-		sim, err := newSimulation(ctx, p.in)
+		sim, err := newSimulation(ctx, p.in, p.moves)
 		if err != nil {
 			return err
 		}

@@ -37,12 +37,14 @@ var hopelessPlugins = map[string]bool{
 	"NodeAffinity": true, "NodeName": true, "NodeUnschedulable": true,
 }
 
-func newSimulation(ctx context.Context, in Input) (*simulation, error) {
+// newSimulation builds the scheduler over a snapshot of in's cache; cycles
+// is about how many it will run (decide.Input.Cycles).
+func newSimulation(ctx context.Context, in Input, cycles int) (*simulation, error) {
 	s := &simulation{in: in, c: in.Model.Cache, snap: cache.NewEmptySnapshot(), hopeless: map[string]bool{}, origins: map[*v1.Pod]*v1.Pod{}}
 	if err := s.c.UpdateSnapshot(s.snap); err != nil {
 		return nil, err
 	}
-	e, err := decide.New(ctx, decide.Input{Snapshot: s.snap, Pending: in.Model.Pending, Objects: in.Objects, Config: in.Config, OmitNodes: true})
+	e, err := decide.New(ctx, decide.Input{Snapshot: s.snap, Pending: in.Model.Pending, Objects: in.Objects, Config: in.Config, OmitNodes: true, Cycles: cycles})
 	if err != nil {
 		return nil, err
 	}
