@@ -10,13 +10,10 @@ import (
 	"slices"
 	"strings"
 
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	v1 "k8s.io/api/core/v1"
 
-	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
-	"github.com/schedcache/kubectl-schedcache/internal/simulate"
-	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
@@ -73,19 +70,6 @@ func loadConfigs(files []string) ([]*pipeline.Config, []string, error) {
 	return cfgs, names, nil
 }
 
-// outcomeOf is one configuration's row: the counts given (placedNodes: the
-// distinct nodes the placed pods ended on) and the nodes' fill read from
-// the cache after placement.
-func outcomeOf(name, file string, pods, placed, placedNodes int, c cache.Cache) (v1alpha1.ConfigOutcome, error) {
-	snap := cache.NewEmptySnapshot()
-	if err := c.UpdateSnapshot(snap); err != nil {
-		return v1alpha1.ConfigOutcome{}, err
-	}
-	out := v1alpha1.ConfigOutcome{Config: name, File: file, Pods: pods, Placed: placed, Pending: pods - placed, PlacedNodes: placedNodes}
-	out.SchedulableNodes, out.NodesUsed, out.Utilisation = views.NodeFill(snap.List())
-	return out, nil
-}
-
 func newConfigComparison(command string) *v1alpha1.ConfigComparison {
 	out := &v1alpha1.ConfigComparison{Command: command, Configs: []v1alpha1.ConfigOutcome{}}
 	v1alpha1.SetKind(out, "ConfigComparison")
@@ -133,79 +117,38 @@ func (o *SimulateOptions) compareConfigs() error {
 	if err != nil {
 		return err
 	}
-	// What-if edits apply to every configuration alike.
-	cluster, err := o.WhatIf.loadEdited(o.context(), o.Input, o.IOStreams)
-	if err != nil {
-		return err
-	}
-	choice, err := o.Input.Choose(o.context(), o.IOStreams, cluster, o.ErrOut)
-	if err != nil {
-		return err
-	}
-	profile := choice.Profile
-	ttl, err := simulate.ResolveTTL(o.ttl, &profile.Behavior, choice.Given, choice.Why)
-	if err != nil {
-		return err
-	}
-	if err := o.checkTicks(ttl.TTL, &profile); err != nil {
-		return usageError(err)
-	}
-	out := newConfigComparison("simulate")
-	err = quietAfterFirst(&o.ErrOut, len(cfgs), func(i int) error {
+	// What-if edits apply to every configuration alike; the pods are
+	// chosen again on each configuration's model.
+	var notes pipeline.Notes
+	var pending []*v1.Pod
+	sr := o.request(nil, &pending)
+	pick := sr.Pods
+	sr.Pods = func(m *model.Model, notes *pipeline.Notes) ([]*v1.Pod, error) {
 		rewind()
-		row, source, err := o.simulateUnder(cfgs[i], cluster, ttl, &profile, i == 0)
-		if err != nil {
-			return err
-		}
-		row.Config, row.File, out.Source = names[i], o.ConfigFiles[i], source
-		out.Configs = append(out.Configs, row)
-		return nil
-	})
+		return pick(m, notes)
+	}
+	rows, err := pipeline.CompareSimulations(o.context(), o.Input.request(o.IOStreams, o.WhatIf.pipelineEdits(), cache.Options{}), cfgs, sr, &notes)
+	_, _ = notes.WriteTo(o.ErrOut)
 	if errors.Is(err, errNoPendingPods) {
 		noResourcesFound(o.ErrOut, o.pendingNamespace())
 		return nil
 	}
 	if err != nil {
-		return err
+		return pipelineError(err)
+	}
+	out := newConfigComparison("simulate")
+	for i, r := range rows {
+		row := r.Outcome
+		row.Config, row.File, out.Source = names[i], o.ConfigFiles[i], r.Source
+		if r.Unplaced {
+			row.ExitCode = ExitError
+		}
+		out.Configs = append(out.Configs, row)
 	}
 	if err := printComparison(o.Output, o.Out, out); err != nil {
 		return err
 	}
 	return comparisonOutcome(out)
-}
-
-// simulateUnder runs the plain timeline under one configuration over a
-// model built afresh from cluster.
-func (o *SimulateOptions) simulateUnder(cfg *pipeline.Config, cluster *load.Cluster, ttl simulate.TTLChoice, profile *cache.Profile, first bool) (v1alpha1.ConfigOutcome, string, error) {
-	sim, err := simulate.New(o.simOptions(ttl, profile, cfg), func(opts cache.Options) (*model.Model, []k8sruntime.Object, error) {
-		m, err := o.Input.BuildModel(o.context(), cluster, opts, o.ErrOut)
-		if err != nil {
-			return nil, nil, err
-		}
-		return m, cluster.Objects, nil
-	})
-	if err != nil {
-		return v1alpha1.ConfigOutcome{}, "", err
-	}
-	defer sim.Close()
-	pods, err := o.podsToSimulate(sim.Model())
-	if err != nil {
-		return v1alpha1.ConfigOutcome{}, "", err
-	}
-	if first {
-		fmt.Fprintln(o.ErrOut, ttl.Note())
-	}
-	warnMissing(o.ErrOut, pods, cluster.Objects)
-	res, err := sim.Run(pipeline.QueueOrder(pods))
-	if err != nil {
-		return v1alpha1.ConfigOutcome{}, "", usageError(err)
-	}
-	tally := simulate.TallyOf(res.Pods)
-	row, err := outcomeOf("", "", len(res.Pods), tally.Placed, tally.Nodes, sim.Model().Cache)
-	if tally.Unschedulable > 0 {
-		row.ExitCode = ExitError
-	}
-	return row, res.Source, err
 }
 
 // compareConfigs is why --pod-file with two or more --config files: the
@@ -236,10 +179,11 @@ func (o *WhyOptions) compareConfigs(ctx context.Context) error {
 			return err
 		}
 		r := report.Replicas
-		row, err := outcomeOf(names[i], o.ConfigFiles[i], r.Requested, r.Fit, len(r.Nodes), m.Cache)
+		row, err := pipeline.ConfigOutcomeOf(r.Requested, r.Fit, len(r.Nodes), m.Cache)
 		if err != nil {
 			return err
 		}
+		row.Config, row.File = names[i], o.ConfigFiles[i]
 		if r.Fit < r.Requested {
 			row.ExitCode = ExitError
 		}

@@ -11,14 +11,11 @@ import (
 	"github.com/spf13/pflag"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
-	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
-	"github.com/schedcache/kubectl-schedcache/internal/simulate"
 	"github.com/schedcache/kubectl-schedcache/internal/simulate/script"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
@@ -118,8 +115,8 @@ type SimulateOptions struct {
 	timelineFlags []string
 
 	selector labels.Selector
-	bind     simulate.Outcome
-	bindFor  map[string]simulate.Outcome
+	bind     script.Outcome
+	bindFor  map[string]script.Outcome
 	ttl      *time.Duration
 }
 
@@ -128,8 +125,8 @@ func NewSimulateOptions(streams genericiooptions.IOStreams) *SimulateOptions {
 	return &SimulateOptions{
 		Input: NewInputFlags().withSchedulerLog(), Output: NewOutputFlags().withTable(func(t printers.TableOptions) (*printers.Table, error) {
 			return printers.TimelineTable(&v1alpha1.Simulation{}, t)
-		}), Bind: string(simulate.Confirm),
-		BindLatency: simulate.DefaultBindLatency, CleanupPeriod: simulate.DefaultCleanupPeriod,
+		}), Bind: string(script.Confirm),
+		BindLatency: pipeline.DefaultBindLatency, CleanupPeriod: pipeline.DefaultCleanupPeriod,
 		Replicas: -1, WhatIf: NewWhatIfFlags(), IOStreams: streams,
 	}
 }
@@ -273,7 +270,7 @@ func (o *SimulateOptions) completeBind() error {
 	if o.bind, err = script.ParseOutcome(o.Bind); err != nil {
 		return fmt.Errorf("invalid --bind: %w", err)
 	}
-	o.bindFor = map[string]simulate.Outcome{}
+	o.bindFor = map[string]script.Outcome{}
 	for _, s := range o.BindFor {
 		pod, outcome, ok := strings.Cut(s, "=")
 		ns, name, hasNS := strings.Cut(pod, "/")
@@ -317,71 +314,25 @@ func (o *SimulateOptions) validateDurations() error {
 	if v := o.Input.Version.version; v != nil {
 		p = cache.NewProfile(*v, nil)
 	}
-	ttl := p.DefaultTTL
-	if o.ttl != nil {
-		ttl = *o.ttl
-	}
-	return o.checkTicks(ttl, &p)
+	return o.timeline().Check(&p)
 }
 
-// checkTicks refuses timelines with too many cleanup ticks.
-func (o *SimulateOptions) checkTicks(ttl time.Duration, p *cache.Profile) error {
-	if err := o.simOptions(simulate.TTLChoice{TTL: ttl}, p, nil).Validate(); err != nil {
-		return fmt.Errorf("--until/--cleanup-period: %w", err)
-	}
-	return nil
+// timeline is the simulation's timeline flags.
+func (o *SimulateOptions) timeline() pipeline.Timeline {
+	return pipeline.Timeline{TTL: o.ttl, Bind: o.bind, BindFor: o.bindFor, Node: o.Node,
+		BindLatency: o.BindLatency, CleanupPeriod: o.CleanupPeriod, Until: o.Until}
 }
 
-func (o *SimulateOptions) simOptions(ttl simulate.TTLChoice, p *cache.Profile, cfg *pipeline.Config) simulate.Options {
-	return simulate.Options{
-		TTL: ttl, Profile: p, Bind: o.bind, BindFor: o.bindFor, Node: o.Node,
-		BindLatency: o.BindLatency, CleanupPeriod: o.CleanupPeriod, Until: o.Until,
-		SchedulerConfig: cfg, Context: o.context(),
-	}
-}
-
-// newSimulator loads the input into a Simulator through the pipeline:
-// the version is chosen as for every command (for files, from the nodes'
-// kubelets), and the TTL and the timeline's ticks, which depend on it,
-// are resolved once it is, before the cache is made; the model is built
-// while the input is read (without what-if edits).
-func (o *SimulateOptions) newSimulator() (*simulate.Simulator, *load.Cluster, simulate.TTLChoice, error) {
-	cfg, err := o.schedulerConfig()
-	if err != nil {
-		return nil, nil, simulate.TTLChoice{}, err
-	}
-	var ttl simulate.TTLChoice
-	var profile cache.Profile
-	configure := func(c pipeline.Choice, opts *cache.Options) error {
-		t, err := simulate.ResolveTTL(o.ttl, &c.Profile.Behavior, c.Given, c.Why)
-		if err != nil {
-			return err
+// request is the simulation's: its timeline, script and pods (the
+// --pod-file pods and the selected pending ones); pending keeps the
+// model's pending pods, for "No resources found" when none is selected.
+func (o *SimulateOptions) request(steps []script.Step, pending *[]*v1.Pod) pipeline.SimulateRequest {
+	return pipeline.SimulateRequest{Timeline: o.timeline(), Script: steps, Pods: func(m *model.Model, notes *pipeline.Notes) ([]*v1.Pod, error) {
+		if o.Pending {
+			*pending = m.Pending
 		}
-		if err := o.checkTicks(t.TTL, &c.Profile); err != nil {
-			return usageError(err)
-		}
-		ttl, profile, opts.TTL = t, c.Profile, t.TTL
-		return nil
-	}
-	var cluster *load.Cluster
-	sim, err := simulate.New(o.simOptions(simulate.TTLChoice{}, nil, cfg), func(opts cache.Options) (*model.Model, []k8sruntime.Object, error) {
-		opts.Profile = nil // chosen by the pipeline, for this input
-		req := o.Input.request(o.IOStreams, o.WhatIf.pipelineEdits(), opts)
-		req.Configure = configure
-		var notes pipeline.Notes
-		in, err := pipeline.Open(o.context(), req, &notes)
-		_, _ = notes.WriteTo(o.ErrOut)
-		if err != nil {
-			return nil, nil, pipelineError(err)
-		}
-		cluster, o.WhatIf.applied = in.Cluster, in.Applied
-		return in.Model, in.Cluster.Objects, nil
-	})
-	if err != nil {
-		return nil, nil, ttl, err
-	}
-	sim.SetVersion(ttl, &profile)
-	return sim, cluster, ttl, nil
+		return o.podsToSimulate(m, notes.Writer())
+	}}
 }
 
 // Run loads the cluster, runs the simulation and prints it. Mistakes in
@@ -400,39 +351,22 @@ func (o *SimulateOptions) Run() error {
 		return err
 	}
 	o.Input.memory.ScriptSteps(len(steps))
-	sim, cluster, ttl, err := o.newSimulator()
+	cfg, err := o.schedulerConfig()
 	if err != nil {
 		return err
 	}
-	defer sim.Close()
-	noteDecisionVersion(o.ErrOut, sim.Model().Cache.Profile().Version)
-	pods, err := o.podsToSimulate(sim.Model())
+	var notes pipeline.Notes
+	var pending []*v1.Pod
+	out, err := pipeline.Simulate(o.context(), o.Input.request(o.IOStreams, o.WhatIf.pipelineEdits(), cache.Options{}), cfg, o.request(steps, &pending), &notes)
+	_, _ = notes.WriteTo(o.ErrOut)
 	if errors.Is(err, errNoPendingPods) {
 		// As kubectl get when a namespace or selector matches nothing.
-		var pending []*v1.Pod
-		if o.Pending {
-			pending = sim.Model().Pending
-		}
 		noPendingPods(o.ErrOut, pending, o.pendingNamespace(), o.selector)
 		return nil
 	}
 	if err != nil {
-		return err
+		return pipelineError(err)
 	}
-	fmt.Fprintln(o.ErrOut, ttl.Note())
-	if o.Node == "" {
-		warnMissing(o.ErrOut, pods, cluster.Objects)
-	}
-	var out *v1alpha1.Simulation
-	if steps != nil {
-		out, err = sim.RunScript(steps, pods)
-	} else {
-		out, err = sim.Run(pipeline.QueueOrder(pods))
-	}
-	if err != nil {
-		return usageError(err)
-	}
-	out.WhatIf = o.WhatIf.report()
 	if err := o.Output.PrintTable(o.Out, out, func(t printers.TableOptions) (*printers.Table, error) { return printers.TimelineTable(out, t) }, nil); err != nil {
 		return err
 	}
@@ -446,10 +380,8 @@ func (o *SimulateOptions) Run() error {
 // exit status, as why does: 1, silently, when a pod ends Unschedulable (no
 // node took it). Scripts say what they test in their own steps and exit 0.
 func simulationOutcome(s *v1alpha1.Simulation) error {
-	for _, p := range s.Pods {
-		if p.State == string(simulate.StateUnschedulable) {
-			return &exitError{code: ExitError, err: errNotScheduled, silent: true}
-		}
+	if pipeline.Unplaced(s) {
+		return &exitError{code: ExitError, err: errNotScheduled, silent: true}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -42,17 +43,17 @@ func (o *SimulateOptions) readScript() ([]script.Step, error) {
 // simulated; Run says "No resources found" as kubectl get does, and exits 0.
 var errNoPendingPods = errors.New("no pending pods selected")
 
-// podsToSimulate returns the --pod-file pods, then the selected pending
-// pods. Without a script there must be at least one (else errNoPendingPods);
-// naming an unknown --node is a usage error.
-func (o *SimulateOptions) podsToSimulate(m *model.Model) ([]*v1.Pod, error) {
+// podsToSimulate returns the --pod-file pods (their warnings on warnings),
+// then the selected pending pods. Without a script there must be at least
+// one (else errNoPendingPods); naming an unknown --node is a usage error.
+func (o *SimulateOptions) podsToSimulate(m *model.Model, warnings io.Writer) ([]*v1.Pod, error) {
 	if o.Node != "" && !hasNode(m, o.Node) {
 		return nil, usageError(fmt.Errorf("--node %s: no such node in the input", oneLine(o.Node)))
 	}
 	var pods []*v1.Pod
 	if len(o.PodFiles) > 0 {
 		var err error
-		if pods, err = o.podFilePods(m); err != nil {
+		if pods, err = o.podFilePods(m, warnings); err != nil {
 			return nil, err
 		}
 	}
@@ -65,8 +66,8 @@ func (o *SimulateOptions) podsToSimulate(m *model.Model) ([]*v1.Pod, error) {
 
 // podFilePods reads the --pod-file pods, and the replicas of the
 // workloads in them (their own count, or --replicas).
-func (o *SimulateOptions) podFilePods(m *model.Model) ([]*v1.Pod, error) {
-	c, err := readPodFiles(o.PodFiles, o.In, o.Input, o.ErrOut)
+func (o *SimulateOptions) podFilePods(m *model.Model, warnings io.Writer) ([]*v1.Pod, error) {
+	c, err := readPodFiles(o.PodFiles, o.In, o.Input, warnings)
 	if err != nil {
 		return nil, err
 	}
