@@ -175,8 +175,8 @@ func (s *listSharer) pod(pod *corev1.Pod) {
 // a deep copy), so sharing them is safe as sharing the lists is.
 func (s *listSharer) podSlices(pod *corev1.Pod) {
 	spec, status := &pod.Spec, &pod.Status
-	spec.Containers = sharedSlice(&s.key, s.containers, spec.Containers, containerKey, deepEqual, asIs)
-	spec.InitContainers = sharedSlice(&s.key, s.containers, spec.InitContainers, containerKey, deepEqual, asIs)
+	spec.Containers = sharedSlice(&s.key, s.containers, spec.Containers, containerKey, equalContainers, asIs)
+	spec.InitContainers = sharedSlice(&s.key, s.containers, spec.InitContainers, containerKey, equalContainers, asIs)
 	if s.podsShared {
 		return // statuses and conditions are shared as decoded (the pod decoder)
 	}

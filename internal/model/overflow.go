@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"slices"
 	"sort"
 
@@ -44,8 +45,6 @@ func (o Overflow) String() string {
 }
 
 var (
-	maxInt64 = big.NewInt(math.MaxInt64)
-	minInt64 = big.NewInt(math.MinInt64)
 	maxMilli = resource.NewMilliQuantity(math.MaxInt64, resource.DecimalSI)
 	minMilli = resource.NewMilliQuantity(math.MinInt64, resource.DecimalSI)
 	maxUnits = resource.NewQuantity(math.MaxInt64, resource.DecimalSI)
@@ -363,23 +362,31 @@ func resourcesOf(os []Overflow) []string {
 // sumOverflows checks, for each resource, the exact sum of the requests
 // of pods (a NodeInfo's) against int64.
 func sumOverflows(node string, pods []*cache.PodInfo) []Overflow {
-	sums := map[string]*big.Int{}
-	wrapped := map[string]int64{}
-	add := func(name string, v int64) {
-		if sums[name] == nil {
-			sums[name] = new(big.Int)
-		}
-		sums[name].Add(sums[name], big.NewInt(v))
-		wrapped[name] += v
-	}
+	var cpu, memory, storage exactSum
+	var scalars map[string]*exactSum
 	for _, pi := range pods {
 		r := pi.Resource.Resource
-		add("cpu", r.MilliCPU)
-		add("memory", r.Memory)
-		add("ephemeral-storage", r.EphemeralStorage)
+		cpu.add(r.MilliCPU)
+		memory.add(r.Memory)
+		storage.add(r.EphemeralStorage)
 		for name, v := range r.ScalarResources {
-			add(string(name), v)
+			s := scalars[string(name)]
+			if s == nil {
+				if scalars == nil {
+					scalars = map[string]*exactSum{}
+				}
+				s = &exactSum{}
+				scalars[string(name)] = s
+			}
+			s.add(v)
 		}
+	}
+	if len(pods) == 0 {
+		return nil
+	}
+	sums := map[string]*exactSum{"cpu": &cpu, "memory": &memory, "ephemeral-storage": &storage}
+	for name, s := range scalars {
+		sums[name] = s
 	}
 	var out []Overflow
 	keys := make([]string, 0, len(sums))
@@ -388,15 +395,43 @@ func sumOverflows(node string, pods []*cache.PodInfo) []Overflow {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if s := sums[k]; s.Cmp(maxInt64) > 0 || s.Cmp(minInt64) < 0 {
-			value := s.String()
+		if s := sums[k]; !s.fits() {
+			value := s.big().String()
 			if k == "cpu" {
 				value += "m"
 			}
-			out = append(out, Overflow{Object: "node " + node, Field: "requested " + k, Value: value, Wrapped: wrapped[k], Node: node, Resource: k})
+			out = append(out, Overflow{Object: "node " + node, Field: "requested " + k, Value: value, Wrapped: s.wrapped(), Node: node, Resource: k})
 		}
 	}
 	return out
+}
+
+// exactSum is an exact sum of int64 values in 128-bit two's complement
+// (hi·2^64 + lo): exact for fewer than 2^63 terms, far more than a node
+// holds, without a big.Int per pod (sumOverflows runs over every pod of
+// every node for each dump).
+type exactSum struct {
+	hi int64
+	lo uint64
+}
+
+func (s *exactSum) add(v int64) {
+	var carry uint64
+	s.lo, carry = bits.Add64(s.lo, uint64(v), 0)
+	s.hi += v>>63 + int64(carry) // v>>63 is v's sign extended: 0 or -1
+}
+
+// fits reports whether the sum is within int64: the high word is the low
+// word's sign extended.
+func (s *exactSum) fits() bool { return s.hi == int64(s.lo)>>63 }
+
+// wrapped is the sum as an int64 addition wraps it, as kube-scheduler's
+// counts do.
+func (s *exactSum) wrapped() int64 { return int64(s.lo) }
+
+func (s *exactSum) big() *big.Int {
+	b := new(big.Int).Lsh(big.NewInt(s.hi), 64)
+	return b.Add(b, new(big.Int).SetUint64(s.lo))
 }
 
 // OverflowsByNode maps a node's name to the resources, sorted, that

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -151,5 +152,33 @@ func TestMayOverflowBound(t *testing.T) {
 	}
 	if got := PodsOverflows(nil, pods); len(got) != 0 || TooManyPodsToBeSafe(len(pods)) {
 		t.Errorf("%d pods of 2^46-1 bytes: overflows %v", len(pods), got)
+	}
+}
+
+// exactSum against sums worked out by hand: 2^63-1 + 1 = 2^63 (wraps to
+// -2^63), -2^63 + -2^63 = -2^64 (wraps to 0), and sums that leave int64 and
+// come back fit again.
+func TestExactSum(t *testing.T) {
+	for _, c := range []struct {
+		terms   []int64
+		fits    bool
+		exact   string
+		wrapped int64
+	}{
+		{[]int64{math.MaxInt64, 1}, false, "9223372036854775808", math.MinInt64},
+		{[]int64{math.MinInt64, math.MinInt64}, false, "-18446744073709551616", 0},
+		{[]int64{math.MaxInt64, math.MaxInt64, math.MaxInt64}, false, "27670116110564327421", math.MaxInt64 - 2},
+		{[]int64{math.MaxInt64, 1, -2}, true, "9223372036854775806", math.MaxInt64 - 1},
+		{[]int64{math.MinInt64, -1, 1}, true, "-9223372036854775808", math.MinInt64},
+		{[]int64{-5, 3}, true, "-2", -2},
+		{nil, true, "0", 0},
+	} {
+		var s exactSum
+		for _, v := range c.terms {
+			s.add(v)
+		}
+		if s.fits() != c.fits || s.big().String() != c.exact || s.wrapped() != c.wrapped {
+			t.Errorf("%v: fits %v, exact %s, wrapped %d; want %v, %s, %d", c.terms, s.fits(), s.big(), s.wrapped(), c.fits, c.exact, c.wrapped)
+		}
 	}
 }

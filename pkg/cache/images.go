@@ -36,7 +36,13 @@ func (s *ImageStateSummary) NodeCount() int {
 // (tags and digests separately) and points the NodeInfo at the shared
 // summaries. The caller must hold the cache lock.
 func (c *cacheImpl) addNodeImageStates(node *v1.Node, ni *NodeInfo) {
-	sums := make(map[string]*ImageStateSummary)
+	names := 0
+	for _, img := range node.Status.Images {
+		names += len(img.Names)
+	}
+	// Sized once: a node reports tens of image names, and growing the map
+	// name by name rehashed it several times per node.
+	sums := make(map[string]*ImageStateSummary, names)
 	for _, img := range node.Status.Images {
 		for _, name := range img.Names {
 			st, ok := c.imageStates[name]
