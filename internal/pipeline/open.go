@@ -56,6 +56,9 @@ type Input struct {
 	// order is the Request's Order, for the models built later from the
 	// same input (the unedited one of Changes).
 	order *NodeOrder
+	// source is where the input came from, for what a scenario reads
+	// beside it (cluster-autoscaler's status ConfigMap).
+	source Source
 }
 
 // Open reads or lists the input, chooses the kube-scheduler version once
@@ -88,7 +91,7 @@ func Open(ctx context.Context, req Request, notes *Notes) (*Input, error) {
 	}
 	m.WriteWarnings(notes.Writer())
 	req.Order.Apply(m, notes)
-	return &Input{Cluster: cluster, Model: m, Choice: choice, order: req.Order}, nil
+	return &Input{Cluster: cluster, Model: m, Choice: choice, order: req.Order, source: req.Source}, nil
 }
 
 // openEdited is Open with edits: load, choose the version from the
@@ -117,7 +120,7 @@ func openEdited(ctx context.Context, req Request, notes *Notes) (*Input, error) 
 	m, _ := model.Build(edited, opts)
 	m.WriteWarnings(notes.Writer())
 	req.Order.Apply(m, notes)
-	return &Input{Cluster: edited, Model: m, Choice: choice, Applied: applied, Original: orig, Template: template, order: req.Order}, nil
+	return &Input{Cluster: edited, Model: m, Choice: choice, Applied: applied, Original: orig, Template: template, order: req.Order, source: req.Source}, nil
 }
 
 // Build builds the model of cluster with choice's profile and opts (the

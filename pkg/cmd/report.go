@@ -13,7 +13,6 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/report"
-	"github.com/schedcache/kubectl-schedcache/internal/scaledown"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
@@ -190,7 +189,7 @@ func (o *ReportOptions) inputOf(ctx context.Context, cfg *pipeline.Config, notes
 	if o.ScaleDown {
 		// Last: it moves pods in the model's cache, which the views and
 		// the cycles above have read.
-		in.ScaleDown, err = scaleDownReport(ctx, o.Input, edited.Cluster, m, cfg, nil, scaledown.DefaultOptions(), nil, o.ErrOut)
+		in.ScaleDown, err = pipeline.ScaleDown(ctx, edited, cfg, pipeline.ScaleDownRequest{Options: pipeline.DefaultScaleDownOptions(), Clock: time.Now}, notes)
 	}
 	return in, err
 }

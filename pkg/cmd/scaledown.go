@@ -9,17 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 	v1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
-	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
-	"github.com/schedcache/kubectl-schedcache/internal/scaledown"
-	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 )
@@ -43,7 +37,7 @@ type ScaleDownOptions struct {
 	Nodes    []string
 	Selector string
 	// Options are cluster-autoscaler's scale-down flags.
-	Options scaledown.Options
+	Options pipeline.ScaleDownOptions
 	// WhatIf are the what-if edits applied to the input first.
 	WhatIf *WhatIfFlags
 	genericiooptions.IOStreams
@@ -57,7 +51,7 @@ type ScaleDownOptions struct {
 func NewScaleDownOptions(streams genericiooptions.IOStreams) *ScaleDownOptions {
 	return &ScaleDownOptions{Input: NewInputFlags().withoutNamespace(), Output: NewOutputFlags().withTable(func(printers.TableOptions) (*printers.Table, error) {
 		return printers.ScaleDownTable(&v1alpha1.ScaleDownReport{}), nil
-	}), Options: scaledown.DefaultOptions(), IOStreams: streams, WhatIf: NewWhatIfFlags(), now: time.Now}
+	}), Options: pipeline.DefaultScaleDownOptions(), IOStreams: streams, WhatIf: NewWhatIfFlags(), now: time.Now}
 }
 
 // NewCmdScaleDown returns the "scale-down" subcommand.
@@ -183,21 +177,21 @@ func (o *ScaleDownOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cluster, m := in.Cluster, in.Model
 	var nodes []string
 	if len(o.Nodes) > 0 || o.Selector != "" {
 		d := &DrainOptions{Nodes: o.Nodes, Selector: o.Selector}
-		if nodes, err = d.drainedNodes(m); err != nil {
+		if nodes, err = d.drainedNodes(in.Model); err != nil {
 			return err
 		}
 	}
 	progress := newCandidateProgress(o.ErrOut)
-	report, err := scaleDownReport(ctx, o.Input, cluster, m, cfg, nodes, o.Options, progress, o.ErrOut)
+	var notes pipeline.Notes
+	report, err := pipeline.ScaleDown(ctx, in, cfg, pipeline.ScaleDownRequest{Nodes: nodes, Options: o.Options, Clock: time.Now, Progress: progress.update}, &notes)
 	progress.clear()
+	_, _ = notes.WriteTo(o.ErrOut)
 	if err != nil {
 		return err
 	}
-	report.WhatIf = o.WhatIf.report()
 	table := func(printers.TableOptions) (*printers.Table, error) { return printers.ScaleDownTable(report), nil }
 	if err := o.Output.PrintTable(o.Out, report, table, nil); err != nil {
 		return err
@@ -208,57 +202,6 @@ func (o *ScaleDownOptions) run(ctx context.Context) error {
 		return &exitError{code: ExitError, err: errNoneRemovable, silent: true}
 	}
 	return nil
-}
-
-// scaleDownReport plans the scale-down of nodes (nil: every node) in m
-// and renders it; progress may be nil.
-func scaleDownReport(ctx context.Context, input *InputFlags, cluster *load.Cluster, m *model.Model, cfg *pipeline.Config, nodes []string,
-	opts scaledown.Options, progress *candidateProgress, errOut io.Writer) (*v1alpha1.ScaleDownReport, error) {
-	sizes := groupSizes(ctx, input, cluster.Objects, errOut)
-	groups := map[string]int{}
-	for _, n := range m.Nodes {
-		groups[scaledown.GroupOf(n)]++
-	}
-	in := scaledown.Input{Model: m, Objects: cluster.Objects, Config: cfg, Nodes: nodes, Sizes: sizes, Options: opts, Clock: time.Now}
-	if progress != nil {
-		in.Progress = progress.update
-	}
-	out, err := scaledown.Plan(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	return views.ScaleDownReport(m.Source, cfg.Source, opts.UtilizationThreshold, out, groups, sizes), nil
-}
-
-// groupSizes reads the node groups' limits from cluster-autoscaler's
-// status ConfigMap: from the files' objects, or live with one GET. A
-// status that is absent or unreadable leaves the minimum sizes unknown
-// (a note says so when it cannot be parsed).
-func groupSizes(ctx context.Context, input *InputFlags, objects []runtime.Object, errOut io.Writer) []scaledown.GroupSize {
-	var cm *v1.ConfigMap
-	if len(input.Filenames) > 0 {
-		for _, obj := range objects {
-			if c, ok := obj.(*v1.ConfigMap); ok && c.Namespace == metav1.NamespaceSystem && c.Name == scaledown.StatusConfigMap {
-				cm = c
-			}
-		}
-	} else if client, _, err := input.client(errOut); err == nil {
-		got, err := client.CoreV1().ConfigMaps(metav1.NamespaceSystem).Get(ctx, scaledown.StatusConfigMap, metav1.GetOptions{})
-		switch {
-		case err == nil:
-			cm = got
-		case !apierrors.IsNotFound(err):
-			fmt.Fprintf(errOut, "note: cannot read configmap kube-system/%s (%v): node groups' minimum sizes unknown\n", scaledown.StatusConfigMap, err)
-		}
-	}
-	if cm == nil {
-		return nil
-	}
-	sizes, err := scaledown.ParseStatus(cm)
-	if err != nil {
-		fmt.Fprintf(errOut, "note: %v: node groups' minimum sizes unknown\n", err)
-	}
-	return sizes
 }
 
 // writeGroupTotals writes one line per node group with a removable node:
