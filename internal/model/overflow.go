@@ -189,19 +189,6 @@ func podFieldOverflows(out []Overflow, object, prefix, node string, p *v1.Pod) [
 	return out
 }
 
-// statusResources reports whether pod's status carries resources
-// PodRequests reads (in-place resize).
-func statusResources(pod *v1.Pod) bool {
-	for _, list := range [][]v1.ContainerStatus{pod.Status.ContainerStatuses, pod.Status.InitContainerStatuses} {
-		for _, cs := range list {
-			if cs.Resources != nil {
-				return true
-			}
-		}
-	}
-	return pod.Status.Resources != nil
-}
-
 // podSumField names a pod's sum of requests of one resource in warnings.
 const podSumField = "the sum of its %s requests (containers, init containers, overhead)"
 
@@ -237,11 +224,16 @@ func podSumOverflows(pod *v1.Pod) []Overflow {
 
 // sumCannotOverflow reports whether no sum PodRequests makes of pod can go
 // beyond int64: fewer than 2^16 lists are summed (containers, init
-// containers, overhead, pod level), each of whose quantities counts less
-// than 2^46 (quantityOverflows' units) in magnitude. It lets the common pod
-// skip computing its requests a second time.
+// containers, overhead, the pod level, and with in-place resize the
+// resources the containers' and the pod's status report and those
+// allocated to them), each of whose quantities counts less than 2^46
+// (quantityOverflows' units) in magnitude. It lets the common pod skip
+// computing its requests a second time — a pod of a v1.33+ kubelet reports
+// status resources for every container, so they are bounded here too
+// rather than sending every pod of a current cluster the long way.
 func sumCannotOverflow(pod *v1.Pod) bool {
-	if len(pod.Spec.InitContainers)+len(pod.Spec.Containers) >= safePods-2 || statusResources(pod) {
+	statuses := len(pod.Status.ContainerStatuses) + len(pod.Status.InitContainerStatuses)
+	if len(pod.Spec.InitContainers)+len(pod.Spec.Containers)+2*statuses+5 >= safePods {
 		return false
 	}
 	small := func(rl v1.ResourceList) bool {
@@ -266,7 +258,17 @@ func sumCannotOverflow(pod *v1.Pod) bool {
 			return false
 		}
 	}
+	for _, list := range [][]v1.ContainerStatus{pod.Status.ContainerStatuses, pod.Status.InitContainerStatuses} {
+		for _, cs := range list {
+			if cs.Resources != nil && (!small(cs.Resources.Requests) || !small(cs.AllocatedResources)) {
+				return false
+			}
+		}
+	}
 	if pod.Spec.Resources != nil && !small(pod.Spec.Resources.Requests) {
+		return false
+	}
+	if pod.Status.Resources != nil && (!small(pod.Status.Resources.Requests) || !small(pod.Status.AllocatedResources)) {
 		return false
 	}
 	return small(pod.Spec.Overhead)

@@ -182,3 +182,33 @@ func TestExactSum(t *testing.T) {
 		}
 	}
 }
+
+// TestSumCannotOverflowWithStatusResources: a pod of a v1.33+ kubelet
+// reports resources in every container status (in-place resize); ordinary
+// values keep it on the short path (PodRequests not computed again), and
+// status values whose sum passes int64 still warn (v1.36's PodRequests
+// with UseStatusResources takes, per container, the larger of the spec's
+// requests and the status's).
+func TestSumCannotOverflowWithStatusResources(t *testing.T) {
+	ordinary := v1.ResourceList{v1.ResourceCPU: resource.MustParse("250m"), v1.ResourceMemory: resource.MustParse("1Gi")}
+	p := pod("resized", "n1", "")
+	p.Spec.Containers = []v1.Container{{Name: "a", Resources: v1.ResourceRequirements{Requests: ordinary}}, {Name: "b", Resources: v1.ResourceRequirements{Requests: ordinary}}}
+	p.Status.ContainerStatuses = []v1.ContainerStatus{
+		{Name: "a", Resources: &v1.ResourceRequirements{Requests: ordinary}, AllocatedResources: ordinary},
+		{Name: "b", Resources: &v1.ResourceRequirements{Requests: ordinary}, AllocatedResources: ordinary},
+	}
+	if !sumCannotOverflow(p) {
+		t.Error("ordinary status resources: sumCannotOverflow false, want true (the short path)")
+	}
+	huge := v1.ResourceList{v1.ResourceMemory: resource.MustParse("5e18")}
+	for i := range p.Status.ContainerStatuses {
+		p.Status.ContainerStatuses[i].Resources.Requests = huge
+		p.Status.ContainerStatuses[i].AllocatedResources = huge
+	}
+	if sumCannotOverflow(p) {
+		t.Error("5e18 in two statuses: sumCannotOverflow true, want false")
+	}
+	if got := strings.Join(PodOverflows(p), ","); got != "memory" {
+		t.Errorf("PodOverflows %q, want memory (5e18 + 5e18 passes int64)", got)
+	}
+}
