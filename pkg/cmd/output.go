@@ -21,8 +21,8 @@ import (
 // --no-headers, --columns, --sort-by, --reverse and, where a command has
 // resource columns, --resources. Table, wide and csv output are ours;
 // custom-columns is kubectl's printer over the table's row objects; json,
-// yaml, jsonpath and templates go through cli-runtime's printers (json
-// streamed around it: printers.StreamJSON).
+// yaml, jsonpath and templates go through cli-runtime's printers (json and
+// yaml streamed around them: printers.StreamJSON, printers.StreamYAML).
 type OutputFlags struct {
 	PrintFlags *genericclioptions.PrintFlags
 	NoHeaders  bool
@@ -208,16 +208,19 @@ func (f *OutputFlags) PrintTable(out io.Writer, obj runtime.Object, build func(p
 	return f.printObject(out, obj)
 }
 
-// printObject writes obj with cli-runtime's printer for -o; JSON is
-// streamed (printers.StreamJSON: the same bytes, without the whole text in
-// memory at once).
+// printObject writes obj with cli-runtime's printer for -o; JSON and YAML
+// are streamed (printers.StreamJSON, printers.StreamYAML: the same bytes,
+// without the whole text in memory at once).
 func (f *OutputFlags) printObject(out io.Writer, obj runtime.Object) error {
 	p, err := f.PrintFlags.ToPrinter()
 	if err != nil {
 		return err
 	}
-	if f.format() == "json" {
+	switch f.format() {
+	case "json":
 		return printers.StreamJSON(out, obj, p.PrintObj)
+	case "yaml":
+		return printers.StreamYAML(out, obj, p.PrintObj)
 	}
 	return p.PrintObj(obj, out)
 }

@@ -153,10 +153,27 @@ var (
 
 // writeJSONItems writes the non-empty list items as MarshalIndent writes it
 // at depth 1: "[", each element on its own lines at depth 2, "]" at depth 1.
-// Chunks of elements are marshalled by GOMAXPROCS workers, at most twice
-// that many chunks ahead of the writer.
 func writeJSONItems(w *bufio.Writer, items reflect.Value, opts jsonv2.Options) error {
+	if _, err := w.WriteString("[\n"); err != nil {
+		return err
+	}
 	n := items.Len()
+	err := writeChunks(w, n, func(from, to int) (*bytes.Buffer, error) {
+		return marshalChunk(items, from, to, n, opts)
+	})
+	if err != nil {
+		return err
+	}
+	_, err = w.WriteString("\n" + jsonIndent + "]")
+	return err
+}
+
+// writeChunks writes the texts of n list elements in order, as chunk
+// renders them jsonChunk at a time: chunks are rendered by GOMAXPROCS
+// workers, at most twice that many chunks ahead of the writer, into buffers
+// of chunkBuffers that the writer puts back. It returns the first render or
+// write error; nothing more is written after it.
+func writeChunks(w io.Writer, n int, chunk func(from, to int) (*bytes.Buffer, error)) error {
 	chunks := (n + jsonChunk - 1) / jsonChunk
 	results := make([]chan chunkResult, chunks)
 	for i := range results {
@@ -167,7 +184,7 @@ func writeJSONItems(w *bufio.Writer, items reflect.Value, opts jsonv2.Options) e
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for c := range next {
-				b, err := marshalChunk(items, c*jsonChunk, min(n, (c+1)*jsonChunk), n, opts)
+				b, err := chunk(c*jsonChunk, min(n, (c+1)*jsonChunk))
 				results[c] <- chunkResult{b, err}
 			}
 		})
@@ -186,9 +203,6 @@ func writeJSONItems(w *bufio.Writer, items reflect.Value, opts jsonv2.Options) e
 	}()
 	defer wg.Wait()
 	defer close(done)
-	if _, err := w.WriteString("[\n"); err != nil {
-		return err
-	}
 	for c := range chunks {
 		r := <-results[c]
 		<-window
@@ -201,11 +215,10 @@ func writeJSONItems(w *bufio.Writer, items reflect.Value, opts jsonv2.Options) e
 			return err
 		}
 	}
-	_, err := w.WriteString("\n" + jsonIndent + "]")
-	return err
+	return nil
 }
 
-// chunkResult is a marshalled chunk, or why it could not be.
+// chunkResult is a rendered chunk, or why it could not be.
 type chunkResult struct {
 	buf *bytes.Buffer
 	err error

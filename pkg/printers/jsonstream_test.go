@@ -148,8 +148,17 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 // fields (metav1.Time, resource.Quantity) keep their zero values, which
 // still go through their MarshalJSON.
 type filler struct {
-	r    *rand.Rand
-	long int // length of the top-level lists
+	r       *rand.Rand
+	long    int      // length of the top-level lists
+	strings []string // the strings to pick from (fillStrings when nil)
+}
+
+func (f *filler) pick() string {
+	list := f.strings
+	if list == nil {
+		list = fillStrings
+	}
+	return list[f.r.IntN(len(list))]
 }
 
 var fillStrings = []string{"", "node-1", "a<b>&c", "\u2028\u2029", "tab\tnl\n\"q\"\\", "é漢字", "\x00\x1f", "bad\xffutf8", "kube-system/coredns-1", "\uFFFD", "\U0001F600", "\uFF5E"}
@@ -157,7 +166,7 @@ var fillStrings = []string{"", "node-1", "a<b>&c", "\u2028\u2029", "tab\tnl\n\"q
 func (f *filler) fill(v reflect.Value, depth int) {
 	switch v.Kind() {
 	case reflect.String:
-		v.SetString(fillStrings[f.r.IntN(len(fillStrings))])
+		v.SetString(f.pick())
 	case reflect.Bool:
 		v.SetBool(f.r.IntN(2) == 0)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -181,7 +190,7 @@ func (f *filler) fill(v reflect.Value, depth int) {
 		for range f.r.IntN(3) {
 			val := reflect.New(v.Type().Elem()).Elem()
 			f.fill(val, depth+1)
-			m.SetMapIndex(reflect.ValueOf(fillStrings[f.r.IntN(len(fillStrings))]).Convert(v.Type().Key()), val)
+			m.SetMapIndex(reflect.ValueOf(f.pick()).Convert(v.Type().Key()), val)
 		}
 		v.Set(m)
 	case reflect.Struct:
