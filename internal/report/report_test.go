@@ -123,3 +123,25 @@ func TestWriteCells(t *testing.T) {
 		t.Errorf("table memory %q, pods %q; want - (none of it), 1/110 (0%%)", d.Table[0].Cells[1].Text, d.Table[0].Cells[3].Text)
 	}
 }
+
+// TestWriteNoUnschedulablePod: pending pods that all schedule get no
+// rejection chart heading (it would sum over 0 pods), and an empty WHY
+// reads <none>, as why's MESSAGE column does.
+func TestWriteNoUnschedulablePod(t *testing.T) {
+	in := hostileInput()
+	in.Pending.Pods = []v1alpha1.PodDecision{{Pod: "default/web", Result: "scheduled", Node: "n1"}}
+	var b bytes.Buffer
+	if err := Write(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if strings.Contains(page, "Nodes rejected by each Filter plugin") {
+		t.Error("the page has the rejection chart's heading with no unschedulable pod")
+	}
+	if !strings.Contains(page, "No pod is unschedulable.") {
+		t.Error("the page does not say that no pod is unschedulable")
+	}
+	if want := `<td class="why">&lt;none&gt;</td>`; !strings.Contains(page, want) {
+		t.Errorf("the scheduled pod's WHY cell is not %s", want)
+	}
+}
