@@ -52,10 +52,7 @@ func Drain(ctx context.Context, in *Input, cfg *Config, req DrainRequest, notes 
 	}
 	WarnMissing(notes, placed, in.Cluster.Objects)
 	report := views.DrainReport(in.Model.Source, cfg.Source, out)
-	if in.Applied != nil {
-		w := in.Applied.API
-		report.WhatIf = &w
-	}
+	report.WhatIf = in.WhatIf()
 	return report, nil
 }
 

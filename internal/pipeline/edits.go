@@ -25,6 +25,20 @@ type Edits struct {
 	UntilFits bool
 }
 
+// EditList are the edits the flags name (whatif.Edits): nodes cordoned,
+// uncordoned, removed or copied, pods evicted.
+type EditList = whatif.Edits
+
+// NodeCopies is one --add-node TEMPLATE[=COUNT] (whatif.NodeCopies).
+type NodeCopies = whatif.NodeCopies
+
+// ParseCopies parses NAME[=COUNT] of --add-node and --add-node-file: the
+// name, the count (1 when not given) and whether it was given; an error
+// names the value (whatif.ParseCopies).
+func ParseCopies(s string) (name string, count int, given bool, err error) {
+	return whatif.ParseCopies(s)
+}
+
 // NodeFile is one --add-node-file FILE[=COUNT].
 type NodeFile struct {
 	Name  string

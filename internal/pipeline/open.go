@@ -8,6 +8,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/internal/whatif"
+	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
@@ -59,6 +60,16 @@ type Input struct {
 	// source is where the input came from, for what a scenario reads
 	// beside it (cluster-autoscaler's status ConfigMap).
 	source Source
+}
+
+// WhatIf is the whatIf field of a report: what the edits did; nil
+// without edits.
+func (in *Input) WhatIf() *v1alpha1.WhatIf {
+	if in.Applied == nil {
+		return nil
+	}
+	w := in.Applied.API
+	return &w
 }
 
 // Open reads or lists the input, chooses the kube-scheduler version once

@@ -50,10 +50,7 @@ func ScaleDown(ctx context.Context, in *Input, cfg *Config, req ScaleDownRequest
 		return nil, err
 	}
 	report := views.ScaleDownReport(in.Model.Source, cfg.Source, req.Options.UtilizationThreshold, out, groups, sizes)
-	if in.Applied != nil {
-		w := in.Applied.API
-		report.WhatIf = &w
-	}
+	report.WhatIf = in.WhatIf()
 	return report, nil
 }
 

@@ -135,10 +135,7 @@ func Simulate(ctx context.Context, req Request, cfg *Config, sr SimulateRequest,
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
-	if in.Applied != nil {
-		w := in.Applied.API
-		out.WhatIf = &w
-	}
+	out.WhatIf = in.WhatIf()
 	return out, nil
 }
 

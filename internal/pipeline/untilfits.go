@@ -86,12 +86,11 @@ func UntilFits(ctx context.Context, in *Input, cfg *Config, pods UntilFitsPods, 
 		return nil, err
 	}
 	report := views.SchedulingReport(in.Model.Source, cfg.Source, res.Verdicts)
-	var w v1alpha1.WhatIf
-	if in.Applied != nil {
-		w = in.Applied.API
+	report.WhatIf = in.WhatIf()
+	if report.WhatIf == nil {
+		report.WhatIf = &v1alpha1.WhatIf{}
 	}
-	w.UntilFits = &res.API
-	report.WhatIf = &w
+	report.WhatIf.UntilFits = &res.API
 	return &UntilFitsResult{Report: report, After: untilFitsNotes(&res.API)}, nil
 }
 

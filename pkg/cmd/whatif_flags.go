@@ -12,7 +12,6 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
-	"github.com/schedcache/kubectl-schedcache/internal/whatif"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
@@ -31,13 +30,11 @@ type WhatIfFlags struct {
 	// --add-node template with which the pending pods fit.
 	UntilFits bool
 
-	edits whatif.Edits // without the --add-node-file templates, read by load
+	edits pipeline.EditList // without the --add-node-file templates, read by load
 	files []nodeFile
-	// template is, with --until-fits, the one --add-node or --add-node-file
-	// (not applied: the search adds its copies), set by load.
-	template *whatif.NodeCopies
-	// applied is what apply did.
-	applied *whatif.Applied
+	// whatIf is what the edits did (the reports' whatIf field), set by
+	// load; nil without edits.
+	whatIf *v1alpha1.WhatIf
 }
 
 // nodeFile is one --add-node-file FILE[=COUNT].
@@ -87,17 +84,17 @@ func (w *WhatIfFlags) Given() bool {
 // (podNamespace: -n, else the kubeconfig context's). Errors name the value
 // that does not parse.
 func (w *WhatIfFlags) Complete(podNamespace string) error {
-	w.edits = whatif.Edits{Cordon: w.Cordon, Uncordon: w.Uncordon, RemoveNodes: w.RemoveNodes}
+	w.edits = pipeline.EditList{Cordon: w.Cordon, Uncordon: w.Uncordon, RemoveNodes: w.RemoveNodes}
 	for _, s := range w.AddNodes {
-		name, n, _, err := whatif.ParseCopies(s)
+		name, n, _, err := pipeline.ParseCopies(s)
 		if err != nil {
 			return fmt.Errorf("--add-node %w", err)
 		}
-		w.edits.AddNodes = append(w.edits.AddNodes, whatif.NodeCopies{Template: name, Count: n})
+		w.edits.AddNodes = append(w.edits.AddNodes, pipeline.NodeCopies{Template: name, Count: n})
 	}
 	w.files = nil
 	for _, s := range w.AddNodeFiles {
-		name, n, given, err := whatif.ParseCopies(s)
+		name, n, given, err := pipeline.ParseCopies(s)
 		if err != nil {
 			return fmt.Errorf("--add-node-file %w", err)
 		}
@@ -150,18 +147,14 @@ func (w *WhatIfFlags) load(ctx context.Context, in *InputFlags, streams generici
 	if err != nil {
 		return nil, err
 	}
-	w.template, w.applied = input.Template, input.Applied
+	w.whatIf = input.WhatIf()
 	return input, nil
 }
 
 // report is the whatIf field of a report: what apply did, nil without
 // edits.
 func (w *WhatIfFlags) report() *v1alpha1.WhatIf {
-	if w.applied == nil {
-		return nil
-	}
-	api := w.applied.API
-	return &api
+	return w.whatIf
 }
 
 // loadEdited loads the input and applies the edits (without any, exactly
