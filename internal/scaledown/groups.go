@@ -39,10 +39,13 @@ func GroupOf(node *v1.Node) string {
 const StatusConfigMap = "cluster-autoscaler-status"
 
 // GroupSize is a node group's size limits as cluster-autoscaler's status
-// reports them.
+// reports them, and its current target size (cloudProviderTarget: the
+// node count the cloud provider was last asked for) when the status gives
+// it (-1 otherwise).
 type GroupSize struct {
 	Name     string
 	Min, Max int
+	Target   int
 }
 
 // statusYAML is the part of the status (data "status", YAML since
@@ -51,18 +54,22 @@ type statusYAML struct {
 	NodeGroups []struct {
 		Name   string `json:"name"`
 		Health struct {
-			MinSize int `json:"minSize"`
-			MaxSize int `json:"maxSize"`
+			MinSize             int  `json:"minSize"`
+			MaxSize             int  `json:"maxSize"`
+			CloudProviderTarget *int `json:"cloudProviderTarget"`
 		} `json:"health"`
 	} `json:"nodeGroups"`
 }
 
 // legacyGroup matches a node group of the status's older plain-text form:
-// "Name: NAME" then a "Health:" line with "minSize=N, maxSize=M".
-var legacyGroup = regexp.MustCompile(`(?m)^\s*Name:\s*(\S+)\s*\n\s*Health:[^\n]*minSize=(\d+),\s*maxSize=(\d+)`)
+// "Name: NAME" then a "Health:" line with "minSize=N, maxSize=M", and
+// "cloudProviderTarget=T" before them when the status has it.
+var legacyGroup = regexp.MustCompile(`(?m)^\s*Name:\s*(\S+)\s*\n\s*Health:[^\n]*?(?:cloudProviderTarget=(\d+)[^\n]*?)?minSize=(\d+),\s*maxSize=(\d+)`)
 
-// ParseStatus reads the node groups' limits from cluster-autoscaler's
-// status ConfigMap (data key "status"), in either of its forms.
+// ParseStatus reads the node groups' limits and target sizes from
+// cluster-autoscaler's status ConfigMap (data key "status"), in either of
+// its forms (clusterstate/api's NodeGroupHealthCondition: minSize,
+// maxSize, cloudProviderTarget).
 // Errors: no "status" key, or text of neither form.
 func ParseStatus(cm *v1.ConfigMap) ([]GroupSize, error) {
 	text, ok := cm.Data["status"]
@@ -71,9 +78,13 @@ func ParseStatus(cm *v1.ConfigMap) ([]GroupSize, error) {
 	}
 	var out []GroupSize
 	for _, m := range legacyGroup.FindAllStringSubmatch(text, -1) {
-		lo, _ := strconv.Atoi(m[2])
-		hi, _ := strconv.Atoi(m[3])
-		out = append(out, GroupSize{Name: m[1], Min: lo, Max: hi})
+		target := -1
+		if m[2] != "" {
+			target, _ = strconv.Atoi(m[2])
+		}
+		lo, _ := strconv.Atoi(m[3])
+		hi, _ := strconv.Atoi(m[4])
+		out = append(out, GroupSize{Name: m[1], Min: lo, Max: hi, Target: target})
 	}
 	if len(out) > 0 {
 		return out, nil
@@ -83,7 +94,11 @@ func ParseStatus(cm *v1.ConfigMap) ([]GroupSize, error) {
 		return nil, fmt.Errorf("configmap %s/%s: status: %w", cm.Namespace, cm.Name, err)
 	}
 	for _, g := range s.NodeGroups {
-		out = append(out, GroupSize{Name: g.Name, Min: g.Health.MinSize, Max: g.Health.MaxSize})
+		target := -1
+		if g.Health.CloudProviderTarget != nil {
+			target = *g.Health.CloudProviderTarget
+		}
+		out = append(out, GroupSize{Name: g.Name, Min: g.Health.MinSize, Max: g.Health.MaxSize, Target: target})
 	}
 	return out, nil
 }

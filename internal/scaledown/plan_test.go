@@ -115,7 +115,7 @@ func TestGroupMinimumSize(t *testing.T) {
 	pods := []*v1.Pod{pod("shop", "a", "n1", "1", "ReplicaSet/a"), pod("shop", "b", "n2", "1", "ReplicaSet/b"), pod("shop", "c", "big", "9", "ReplicaSet/c")}
 	cm := &v1.ConfigMap{Data: map[string]string{"status": "nodeGroups:\n- name: https://x/instanceGroups/gke-c-pool-a-1a2b-grp\n  health:\n    minSize: 1\n    maxSize: 5\n"}}
 	sizes, err := ParseStatus(cm)
-	if err != nil || len(sizes) != 1 || sizes[0].Min != 1 || sizes[0].Max != 5 {
+	if err != nil || len(sizes) != 1 || sizes[0].Min != 1 || sizes[0].Max != 5 || sizes[0].Target != -1 {
 		t.Fatalf("ParseStatus: %+v, %v", sizes, err)
 	}
 	out := plan(t, nodes, pods, nil, func(in *Input) { in.Sizes = sizes })
@@ -130,8 +130,18 @@ func TestGroupMinimumSize(t *testing.T) {
 func TestParseStatusLegacyText(t *testing.T) {
 	cm := &v1.ConfigMap{Data: map[string]string{"status": "Cluster-autoscaler status at 2024-01-01:\nNodeGroups:\n  Name:        eks-pool-a-1234\n  Health:      Healthy (ready=2 unready=0 notStarted=0 longNotStarted=0 registered=2 longUnregistered=0 cloudProviderTarget=2 (minSize=2, maxSize=6))\n"}}
 	sizes, err := ParseStatus(cm)
-	if err != nil || len(sizes) != 1 || sizes[0] != (GroupSize{Name: "eks-pool-a-1234", Min: 2, Max: 6}) {
+	if err != nil || len(sizes) != 1 || sizes[0] != (GroupSize{Name: "eks-pool-a-1234", Min: 2, Max: 6, Target: 2}) {
 		t.Fatalf("got %+v, %v", sizes, err)
+	}
+	// Without cloudProviderTarget the target is unknown (-1); the YAML
+	// form's cloudProviderTarget is read (clusterstate/api).
+	cm.Data["status"] = "Cluster-autoscaler status at 2024-01-01:\nNodeGroups:\n  Name:        eks-pool-a-1234\n  Health:      Healthy (ready=2 (minSize=2, maxSize=6))\n"
+	if got, err := ParseStatus(cm); err != nil || got[0].Target != -1 || got[0].Max != 6 {
+		t.Errorf("legacy without target: %+v, %v", got, err)
+	}
+	cm.Data["status"] = "nodeGroups:\n- name: pool-a\n  health: {cloudProviderTarget: 3, minSize: 1, maxSize: 4}\n"
+	if got, err := ParseStatus(cm); err != nil || got[0] != (GroupSize{Name: "pool-a", Min: 1, Max: 4, Target: 3}) {
+		t.Errorf("yaml with target: %+v, %v", got, err)
 	}
 	// By whole parts between "-": pool-a is one, pool-b and ool-a are not.
 	if SizeOf("pool-a", sizes) == nil || SizeOf("pool-b", sizes) != nil || SizeOf("ool-a", sizes) != nil {
