@@ -64,6 +64,7 @@ func dsPod(ds *appsv1.DaemonSet, node string) *v1.Pod {
 //   - critical-b (same, nodeSelector pool-b) and plain (not critical):
 //     not added (b-1, which runs no pod, gets critical and critical-b);
 //   - web (a ReplicaSet's pod on a-2): not on a new node.
+//
 // Node x has no group label: no group.
 func TestTemplates(t *testing.T) {
 	dedicated := v1.Taint{Key: "dedicated", Value: "a", Effect: v1.TaintEffectNoSchedule}
