@@ -50,6 +50,8 @@ type WhyOptions struct {
 	Replicas int
 	// WhatIf are the what-if edits and --until-fits.
 	WhatIf *WhatIfFlags
+	// ScaleUp: --scale-up (why_scaleup.go).
+	ScaleUp bool
 	// ShowNodes keeps every evaluated node's result in the structured
 	// output of a run without POD arguments, and every near miss.
 	ShowNodes bool
@@ -109,6 +111,7 @@ unschedulable or gated, 2 error.`,
 	cmd.Flags().IntVar(&o.Replicas, "replicas", o.Replicas, "With --pod-file, how many replicas to place; -1: the workload's own count (a DaemonSet: one per node)")
 	o.WhatIf.AddFlags(cmd, o.Input)
 	o.WhatIf.addUntilFits(cmd)
+	o.addScaleUpFlag(cmd)
 	cmd.Flags().StringVarP(&o.Selector, "selector", "l", o.Selector, "Only the pending pods matching this label selector (without POD arguments)")
 	cmd.Flags().BoolVar(&o.ShowNodes, "show-nodes", o.ShowNodes, "Keep every evaluated node's result in -o json|yaml without POD arguments (large: per pod x per node), and list every rejected node's near miss, not 5")
 	o.addEvaluateEachFlag(cmd)
@@ -121,6 +124,7 @@ unschedulable or gated, 2 error.`,
 func (o *WhyOptions) Complete(f genericclioptions.RESTClientGetter, cmd *cobra.Command, args []string) error {
 	o.Pods = args
 	o.Input.Objects = true
+	o.completeScaleUp()
 	if err := completeIO(&o.runContext, o.Input, f, cmd); err != nil {
 		return err
 	}
@@ -161,6 +165,9 @@ func (o *WhyOptions) Validate() error {
 	if err := o.validateConfigs(); err != nil {
 		return err
 	}
+	if err := o.validateScaleUp(); err != nil {
+		return err
+	}
 	return o.validateWhatIf()
 }
 
@@ -189,6 +196,9 @@ func (o *WhyOptions) run(ctx context.Context) error {
 	noteDecisionVersion(o.ErrOut, m.Cache.Profile().Version)
 	if o.WhatIf.UntilFits {
 		return o.runUntilFits(ctx, in, cfg)
+	}
+	if o.ScaleUp {
+		return o.runScaleUp(ctx, in, cfg)
 	}
 	if o.PodFile != "" {
 		return o.runReplicas(ctx, m, cluster.Objects, cfg)

@@ -29,6 +29,7 @@ var outputKinds = map[string]reflect.Type{
 	"ConfigComparison": reflect.TypeFor[v1alpha1.ConfigComparison](),
 	"DrainReport":      reflect.TypeFor[v1alpha1.DrainReport](),
 	"ScaleDownReport":  reflect.TypeFor[v1alpha1.ScaleDownReport](),
+	"ScaleUpReport":    reflect.TypeFor[v1alpha1.ScaleUpReport](),
 	"CacheComparison":  reflect.TypeFor[v1alpha1.CacheComparison](),
 	"CacheDiff":        reflect.TypeFor[v1alpha1.CacheDiff](),
 	"CacheWatchEvent":  reflect.TypeFor[v1alpha1.CacheWatchEvent](),

@@ -1,7 +1,7 @@
 // Package v1alpha1 holds the stable output kinds of kubectl-schedcache
 // (group schedcache.kubectl.io, version v1alpha1): CacheDump, RequestedReport,
 // NodeOrder, Snapshot, Simulation, SchedulingReport, ConfigComparison,
-// DrainReport, ScaleDownReport, CacheComparison, CacheDiff and
+// DrainReport, ScaleDownReport, ScaleUpReport, CacheComparison, CacheDiff and
 // CacheWatchEvent. They are what
 // -o json|yaml|jsonpath print; docs/output.md documents every field, and
 // test/readme fails when a JSON field is missing there or a documented one
