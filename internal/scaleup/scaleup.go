@@ -36,16 +36,17 @@ type Input struct {
 type Result string
 
 const (
-	// Fits: Count new nodes schedule every pod that fits one alone.
+	// Fits means Count new nodes schedule every pod that fits one alone.
 	Fits Result = "fits"
-	// NotNeeded: the pods are scheduled on the cluster as it is.
+	// NotNeeded means the pods are scheduled on the cluster as it is.
 	NotNeeded Result = "not-needed"
-	// RuledOut: no pod fits one new node even alone (Search.API.NeverFit
-	// says which filter rejects each).
+	// RuledOut means the pods left pending on the cluster as it is fit no
+	// new node even alone (Search.API.NeverFit says which filter rejects
+	// each).
 	RuledOut Result = "ruled-out"
-	// TooFew: even one new node per pod leaves some pending.
+	// TooFew means even one new node per pod leaves some pending.
 	TooFew Result = "too-few"
-	// OverMax: Count nodes are needed, more than the group's maximum
+	// OverMax means Count nodes are needed, more than the group's maximum
 	// size allows (Allowed).
 	OverMax Result = "over-max"
 )
@@ -116,10 +117,11 @@ func runGroup(ctx context.Context, in Input, g Group) (*GroupOutcome, error) {
 		o.Max, o.Allowed = s.Max, max(s.Max-current, 0)
 	}
 	switch {
-	case len(res.API.NeverFit) == len(in.Pods) && len(in.Pods) > 0:
-		o.Result = RuledOut
-	case res.API.Count == 0:
+	case res.API.Count == 0 && len(placedOnCopies(res.Verdicts, "")) == len(res.Verdicts):
 		o.Result = NotNeeded
+	case res.API.Count == 0 || len(res.API.NeverFit) == len(in.Pods):
+		// The pods left pending on the cluster as it is fit no new node.
+		o.Result = RuledOut
 	case res.API.Count < 0:
 		o.Result = TooFew
 	case o.Allowed >= 0 && res.API.Count > o.Allowed:
@@ -133,9 +135,12 @@ func runGroup(ctx context.Context, in Input, g Group) (*GroupOutcome, error) {
 }
 
 // placedOnCopies are the pods of verdicts scheduled on a copy of
-// template.
+// template ("": on any node).
 func placedOnCopies(verdicts []*decide.Verdict, template string) []*v1.Pod {
-	prefix := template + whatif.CopySuffix
+	prefix := ""
+	if template != "" {
+		prefix = template + whatif.CopySuffix
+	}
 	var out []*v1.Pod
 	for _, v := range verdicts {
 		if v.Result == decide.Scheduled && strings.HasPrefix(v.Node, prefix) {

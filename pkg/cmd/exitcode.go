@@ -36,8 +36,8 @@ var exitCodes = []struct {
 	code    int
 	meaning string
 }{
-	{ExitOK, "success; requested --pod/--pod-file: the pod fits some node; why: every pod would be scheduled; scale-down: some node is removable"},
-	{ExitError, "runtime error (Forbidden, Unauthorized); requested --pod: fits no node; why: some pod stays Pending; simulate --pending/--pod-file: some pod ends Unschedulable; scale-down: no node is removable"},
+	{ExitOK, "success; requested --pod/--pod-file: the pod fits some node; why: every pod would be scheduled; why --scale-up: a node group is chosen; scale-down: some node is removable"},
+	{ExitError, "runtime error (Forbidden, Unauthorized); requested --pod: fits no node; why: some pod stays Pending; simulate --pending/--pod-file: some pod ends Unschedulable; why --scale-up: no node group can take the pods; scale-down: no node is removable"},
 	{ExitUsage, "usage error: unknown command, flag, output format, column or resource, bad or conflicting flag values (-n with -A); bad input (a file missing, unreadable, malformed or holding nothing to use), in every command; requested --pod, why, drain, scale-down: any other error"},
 	{ExitDiffer, "compare, diff: the two sides differ"},
 	{ExitUnreachable, "cannot reach the cluster (no kubeconfig, refused, DNS, TLS, no answer in time), in every command"},

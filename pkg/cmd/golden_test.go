@@ -122,6 +122,9 @@ func TestGolden(t *testing.T) {
 		{"scaledown-greedy.json", []string{"scale-down", "-f", fixture("scaledown-greedy"), "-o", "json"}, 0},
 		{"scaledown-greedy-n2.txt", []string{"scale-down", "-f", fixture("scaledown-greedy"), "n2"}, 0},
 		{"scaledown-greedy-none.txt", []string{"scale-down", "-f", fixture("scaledown-greedy"), "n3", "n4"}, 1},
+		{"scaleup.txt", []string{"why", "-A", "--scale-up", "-f", fixture("scaleup")}, 0},
+		{"scaleup-wide.txt", []string{"why", "-A", "--scale-up", "-f", fixture("scaleup"), "-o", "wide"}, 0},
+		{"scaleup.json", []string{"why", "-A", "--scale-up", "-f", fixture("scaleup"), "-o", "json"}, 0},
 		{"next-nodes-cycles.txt", []string{"next-nodes", "-f", "testdata/clusters/many-nodes.yaml", "--cycles", "4"}, 0},
 	}
 	for _, tc := range tests {

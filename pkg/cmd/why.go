@@ -34,7 +34,10 @@ var whyExample = `  # Why are the pending pods of the current namespace Pending,
   kubectl schedcache why -A -f cluster.yaml
 
   # How many replicas of this Deployment would fit, and where? (10 of them)
-  kubectl schedcache why --pod-file deployment.yaml --replicas 10`
+  kubectl schedcache why --pod-file deployment.yaml --replicas 10
+
+  # Which node group, and how many new nodes of it, would the pending pods need?
+  kubectl schedcache why -A --scale-up`
 
 // WhyOptions drive "why".
 type WhyOptions struct {
@@ -98,6 +101,11 @@ POD is NAME, pod/NAME (kubectl's TYPE/NAME) or NAMESPACE/NAME. Without POD
 arguments: the pending pods of the namespace (-n, or the kubeconfig
 context's), or of every namespace with -A, matching -l if given. Nothing is
 ever written to the cluster: preemption reports the pods it would evict.
+
+--scale-up answers per node group instead: how many new nodes like one of the
+group's nodes schedule the pods, or why the group cannot take them, and which
+group cluster-autoscaler's least-waste expander would grow (exit 1 when none
+can take them).
 
 Exit codes: 0 every pod would be scheduled (or was skipped), 1 some pod is
 unschedulable or gated, 2 error.`,

@@ -9,7 +9,6 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
-	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 )
@@ -53,35 +52,27 @@ func (o *WhyOptions) validateScaleUp() error {
 // nodes, the waste, or why not), least-waste's choice on stderr. Exit 1
 // when no group can take the pods and they do not fit as the cluster is.
 func (o *WhyOptions) runScaleUp(ctx context.Context, in *whatIfInput, cfg *pipeline.Config) error {
-	req := pipeline.ScaleUpRequest{Sizes: groupSizes(ctx, o.Input, in.Cluster.Objects, o.ErrOut)}
+	var notes pipeline.Notes
+	pods := pipeline.UntilFitsPods{Replicas: o.Replicas, File: o.PodFile}
 	if o.PodFile != "" {
-		w, err := readPodFile(o.PodFile, o.In, o.Input, o.ErrOut)
+		w, err := readPodFile(o.PodFile, o.In, o.Input, notes.Writer())
+		_, _ = notes.WriteTo(o.ErrOut)
 		if err != nil {
 			return err
 		}
-		if w.PerNode {
-			return usageError(fmt.Errorf("--scale-up with --pod-file %s: a %s runs one pod on every node, so no count of nodes is missing; give a Deployment, StatefulSet, Job or Pod", oneLine(o.PodFile), w.Kind))
-		}
-		if req.Pods, req.Objects, err = o.replicasOf(w, in.Model, in.Cluster.Objects); err != nil {
-			return err
-		}
-		req.Workload = fmt.Sprintf("%s %s/%s", w.Kind, w.Namespace, w.Name)
+		pods.Workload = w
 	} else {
 		targets, err := o.targets(in.Model)
 		if err != nil || len(targets) == 0 {
 			return err
 		}
-		warnMissing(o.ErrOut, targets, in.Cluster.Objects)
-		req.Pods = targets
+		pods.Pods = targets
 	}
-	out, err := pipeline.ScaleUp(ctx, in, cfg, req)
+	sizes := groupSizes(ctx, o.Input, in.Cluster.Objects, o.ErrOut)
+	report, err := pipeline.ScaleUp(ctx, in, cfg, pods, sizes, &notes)
+	_, _ = notes.WriteTo(o.ErrOut)
 	if err != nil {
-		return err
-	}
-	report := views.ScaleUpReport(in.Model.Source, cfg.Source, req.Workload, len(req.Pods), out)
-	if in.Applied != nil {
-		w := in.Applied.API
-		report.WhatIf = &w
+		return pipelineError(err)
 	}
 	table := func(printers.TableOptions) (*printers.Table, error) { return printers.ScaleUpTable(report), nil }
 	if err := o.Output.PrintTable(o.Out, report, table, nil); err != nil {
