@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/schedcache/kubectl-schedcache/internal/scaledown"
 	"github.com/schedcache/kubectl-schedcache/internal/scaleup"
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
@@ -20,19 +19,19 @@ var errNoGroups = errors.New("--scale-up: no node group in the input: no node ha
 // DaemonSet pods a new node would run), the smallest number of new nodes
 // with which every pod of pods that fits one alone is scheduled
 // (whatif.UntilFits' search, kube-scheduler v1.36's cycle with cfg),
-// capped by the group's maximum size of sizes (cluster-autoscaler's
-// status; nil when unknown), and the group least-waste would grow
+// capped by the group's maximum size from cluster-autoscaler's status
+// ConfigMap (groupSizes; no maximum without it), and the group least-waste would grow
 // (scaleup.Run). A DaemonSet's replicas are refused (*UsageError). The
 // model's cache is changed during each group's search and restored.
 // Notes: what the pods refer to that the input lacks. Errors: no node
 // group, the engine's, the workload's replicas'.
-func ScaleUp(ctx context.Context, in *Input, cfg *Config, pods UntilFitsPods, sizes []scaledown.GroupSize, notes *Notes) (*v1alpha1.ScaleUpReport, error) {
+func ScaleUp(ctx context.Context, in *Input, cfg *Config, pods UntilFitsPods, notes *Notes) (*v1alpha1.ScaleUpReport, error) {
 	c := in.Cluster
 	groups := scaleup.Templates(c.Nodes, c.Pods, c.Objects)
 	if len(groups) == 0 {
 		return nil, errNoGroups
 	}
-	run := scaleup.Input{Model: in.Model, Objects: c.Objects, Config: cfg, Groups: groups, Sizes: sizes, Pods: pods.Pods}
+	run := scaleup.Input{Model: in.Model, Objects: c.Objects, Config: cfg, Groups: groups, Sizes: groupSizes(ctx, in, notes), Pods: pods.Pods}
 	if w := pods.Workload; w != nil {
 		if w.PerNode {
 			return nil, &UsageError{Err: fmt.Errorf("--scale-up with --pod-file %s: a %s runs one pod on every node, so no count of nodes is missing; give a Deployment, StatefulSet, Job or Pod", termtext.Line(pods.File), w.Kind)}

@@ -68,8 +68,7 @@ func (o *WhyOptions) runScaleUp(ctx context.Context, in *whatIfInput, cfg *pipel
 		}
 		pods.Pods = targets
 	}
-	sizes := groupSizes(ctx, o.Input, in.Cluster.Objects, o.ErrOut)
-	report, err := pipeline.ScaleUp(ctx, in, cfg, pods, sizes, &notes)
+	report, err := pipeline.ScaleUp(ctx, in, cfg, pods, &notes)
 	_, _ = notes.WriteTo(o.ErrOut)
 	if err != nil {
 		return pipelineError(err)
