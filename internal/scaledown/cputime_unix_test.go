@@ -1,0 +1,18 @@
+//go:build unix
+
+package scaledown
+
+import (
+	"syscall"
+	"time"
+)
+
+// processCPU is the CPU time (user + system) the process has used so far,
+// for benchmarks on a shared machine, where wall time depends on the load.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
