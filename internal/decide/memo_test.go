@@ -3,6 +3,7 @@ package decide
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -89,32 +90,39 @@ func TestOmitNodesKeepsThePodLevelVerdict(t *testing.T) {
 }
 
 // The same on a generated cluster of 300 nodes and its pending pods: every
-// pod's verdict with OmitNodes is the full one without Nodes.
+// pod's verdict with OmitNodes is the full one without Nodes, with and
+// without near misses (why -A -o json keeps five). The generated pending
+// pods that fit nowhere lack a claim (a PreFilter rejection, no near
+// misses), so a pod too large for any node is added.
 func TestOmitNodesKeepsTheVerdictsOfAGeneratedCluster(t *testing.T) {
 	cl, m, snap := generated(t, 300, 6000)
-	in := Input{Snapshot: snap, Pending: m.Pending, Objects: cl.Objects}
-	full, err := New(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer full.Close()
-	in.OmitNodes = true
-	omitting, err := New(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer omitting.Close()
-	results := map[Result]int{}
-	for _, p := range m.Pending {
-		want, got := evaluate(t, full, p), evaluate(t, omitting, p)
-		want.Nodes = nil
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s/%s: pod-level verdict differs (-full +omitted):\n%s", p.Namespace, p.Name, diff)
+	targets := append(slices.Clip(m.Pending), pod("too-large").Req(cpu("1000")).Obj())
+	for _, near := range []int{0, 5} {
+		in := Input{Snapshot: snap, Pending: m.Pending, Objects: cl.Objects, NearMisses: near}
+		full, err := New(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
 		}
-		results[want.Result]++
-	}
-	if results[Scheduled] == 0 || results[Unschedulable] == 0 {
-		t.Fatalf("verdicts %v: the cluster shows both kinds of pod, or the test shows nothing", results)
+		defer full.Close()
+		in.OmitNodes = true
+		omitting, err := New(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer omitting.Close()
+		results, misses := map[Result]int{}, 0
+		for _, p := range targets {
+			want, got := evaluate(t, full, p), evaluate(t, omitting, p)
+			want.Nodes = nil
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("near misses %d, %s/%s: pod-level verdict differs (-full +omitted):\n%s", near, p.Namespace, p.Name, diff)
+			}
+			results[want.Result]++
+			misses += len(want.NearMisses)
+		}
+		if results[Scheduled] == 0 || results[Unschedulable] == 0 || (near > 0) != (misses > 0) {
+			t.Fatalf("near misses %d: verdicts %v, %d near misses: the cluster shows both kinds of pod and near misses when asked, or the test shows nothing", near, results, misses)
+		}
 	}
 }
 
