@@ -86,6 +86,7 @@ func (e *Evaluator) FilterAll(ctx context.Context, pod *v1.Pod) (*Verdict, error
 		fw = e.frameworks[e.cfg.SchedulerNames()[0]]
 	}
 	e.listPod(pod)
+	e.shared.begin()
 	c := &cycle{
 		e: e, fw: fw, pod: pod, all: true,
 		v:     &Verdict{Pod: pod, Profile: fw.ProfileName(), NumAllNodes: len(e.lister.list)},
@@ -187,6 +188,7 @@ func (e *Evaluator) newCycle(ctx context.Context, pod *v1.Pod) (*cycle, *Verdict
 	}
 	// DefaultPreemption reads the pod back from the pod lister.
 	e.listPod(pod)
+	e.shared.begin()
 	return &cycle{
 		e: e, fw: fw, pod: pod, v: v,
 		state: framework.NewCycleState(),

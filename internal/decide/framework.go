@@ -70,11 +70,16 @@ type Input struct {
 	// the warmup saves indexing the pods on short runs only.
 	Cycles int
 	// EvaluateEach makes Evaluate run every pod's cycle, never reusing the
-	// verdict of an identical pod (classKey): for checking that reuse.
+	// verdict of an identical pod (classKey), and every plugin run on every
+	// node, never reusing a result shared between pods (sharedResults):
+	// for checking that reuse.
 	EvaluateEach bool
 	// withoutAffinityView builds InterPodAffinity over the full lister, as
 	// upstream does (tests compare the two).
 	withoutAffinityView bool
+	// withoutSharedResults runs every plugin on every node, the class
+	// verdicts still reused (tests compare the two).
+	withoutSharedResults bool
 }
 
 // Evaluator runs scheduling cycles for pods over one cluster state. It is
@@ -108,6 +113,8 @@ type Evaluator struct {
 	queued map[*v1.Pod]*queuedPod
 	// memo holds Evaluate's verdicts by class (classKey) while the state holds.
 	memo map[string]*Verdict
+	// shared holds plugin results shared between pods while the state holds.
+	shared *sharedResults
 	// evaluateEach: Input.EvaluateEach.
 	evaluateEach bool
 	// identity: what makes a pod's cycle its own beside its fields.
@@ -173,6 +180,7 @@ func New(ctx context.Context, in Input) (*Evaluator, error) {
 		cancel:       cancel,
 	}
 	e.lister.refresh(in.Snapshot)
+	e.shared = newSharedResults(e.lister, in.EvaluateEach || in.withoutSharedResults)
 	if err := e.build(ctx, in, par); err != nil {
 		e.Close()
 		return nil, err
@@ -216,6 +224,7 @@ func (e *Evaluator) build(ctx context.Context, in Input, par int) error {
 		}
 		withAffinityView(registry, e.affinity)
 	}
+	withSharedResults(registry, e.shared)
 	for i := range e.cfg.cfg.Profiles {
 		profile := &e.cfg.cfg.Profiles[i]
 		fw, err := frameworkruntime.NewFramework(ctx, registry, profile, opts...)

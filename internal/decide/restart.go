@@ -10,7 +10,7 @@ package decide
 // pods over several variants of one cluster (why --until-fits) building
 // the frameworks and converting every pod again for each.
 func (e *Evaluator) Restart() {
-	clear(e.memo)
+	e.forget()
 	e.nextStartNodeIndex = 0
 	e.cycle++
 	clear(e.preempted)

@@ -27,7 +27,7 @@ import (
 // node joins it, as the scheduler's failure handler does.
 func (e *Evaluator) Schedule(ctx context.Context, pod *v1.Pod) (*Verdict, error) {
 	ctx = quiet(ctx)
-	clear(e.memo)
+	e.forget()
 	c, v := e.newCycle(ctx, pod)
 	if c == nil {
 		return v, nil
@@ -63,7 +63,7 @@ func (e *Evaluator) Schedule(ctx context.Context, pod *v1.Pod) (*Verdict, error)
 // not in the cache, as the scheduler's queue drops a pod once it is bound
 // and takes it back when its binding fails.
 func (e *Evaluator) SetPending(pods []*v1.Pod) {
-	clear(e.memo)
+	e.forget()
 	n := newNominator()
 	for _, p := range pods {
 		e.listPod(p)
@@ -119,7 +119,7 @@ func (e *Evaluator) listPod(p *v1.Pod) {
 // cache (after pods were assumed, added or removed): only NodeInfos whose
 // generation changed are converted again.
 func (e *Evaluator) Refresh(s *cache.Snapshot) {
-	clear(e.memo)
+	e.forget()
 	e.lister.refresh(s)
 }
 
