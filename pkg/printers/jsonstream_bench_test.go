@@ -37,10 +37,10 @@ func benchDump(nodes int) *v1alpha1.CacheDump {
 	return d
 }
 
-// BenchmarkOutput prints the dump of 1,000 nodes with 30 pods each (about
-// 20 MB of JSON, 14 MB of YAML; MB/s counts the output): the writers -o
-// json and -o yaml used before (cli-runtime's JSONPrinter and YAMLPrinter,
-// the latter on 100 of the nodes: it is that slow), the streamed ones, and
+// BenchmarkOutput prints the dump of 1,000 nodes with 30 pods each (MB/s
+// counts the output): the writers -o json and -o yaml used before
+// (cli-runtime's JSONPrinter and YAMLPrinter, the latter on 100 of the
+// nodes, being far slower), the streamed ones, and
 // one element after another on one core with each encoder — encoding/json
 // (an Encoder with SetIndent, as StreamJSON had), json v2 with its v1
 // options (marshalItem), and the YAML emitter from json v2's compact text.

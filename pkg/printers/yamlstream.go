@@ -79,16 +79,16 @@ func yamlChunk(items reflect.Value, from, to int, key string, opts jsonv2.Option
 	out := chunkBuffers.Get().(*bytes.Buffer)
 	out.Reset()
 	var e yamlEmitter
-	var js []byte
+	var js bytes.Buffer // reused: the collector has the model's heap to scan
 	for i := from; i < to; i++ {
 		// Through a pointer, as encoding/json reaches a slice element.
 		v := items.Index(i).Addr().Interface()
-		var err error
-		if js, err = jsonv2.Marshal(v, opts); err != nil {
+		js.Reset()
+		if err := jsonv2.MarshalWrite(&js, v, opts); err != nil {
 			return out, err
 		}
 		start := out.Len()
-		if e.item(out, js) {
+		if e.item(out, js.Bytes()) {
 			continue
 		}
 		out.Truncate(start)
