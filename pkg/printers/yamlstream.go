@@ -82,23 +82,32 @@ func yamlChunk(items reflect.Value, from, to int, key string, opts jsonv2.Option
 	var js bytes.Buffer // reused: the collector has the model's heap to scan
 	for i := from; i < to; i++ {
 		// Through a pointer, as encoding/json reaches a slice element.
-		v := items.Index(i).Addr().Interface()
-		js.Reset()
-		if err := jsonv2.MarshalWrite(&js, v, opts); err != nil {
+		if _, err := yamlElement(out, &e, &js, key, items.Index(i).Addr().Interface(), opts); err != nil {
 			return out, err
 		}
-		start := out.Len()
-		if e.item(out, js.Bytes()) {
-			continue
-		}
-		out.Truncate(start)
-		text, err := yamlItemSlow(key, v)
-		if err != nil {
-			return out, err
-		}
-		out.Write(text)
 	}
 	return out, nil
+}
+
+// yamlElement appends the YAML of the list element v to out: by the
+// emitter from v's JSON (marshalled into js), or by yamlItemSlow when the
+// emitter gives up; emitted says which.
+func yamlElement(out *bytes.Buffer, e *yamlEmitter, js *bytes.Buffer, key string, v any, opts jsonv2.Options) (emitted bool, err error) {
+	js.Reset()
+	if err := jsonv2.MarshalWrite(js, v, opts); err != nil {
+		return false, err
+	}
+	start := out.Len()
+	if e.item(out, js.Bytes()) {
+		return true, nil
+	}
+	out.Truncate(start)
+	text, err := yamlItemSlow(key, v)
+	if err != nil {
+		return false, err
+	}
+	out.Write(text)
+	return false, nil
 }
 
 // yamlItemSlow returns the YAML sigs.k8s.io/yaml writes for the element v

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	jsonv1 "github.com/go-json-experiment/json/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	cliprinters "k8s.io/cli-runtime/pkg/printers"
 	"sigs.k8s.io/yaml"
@@ -308,5 +309,38 @@ func TestStreamYAMLErrors(t *testing.T) {
 	}
 	if w.calls != w.failedAt {
 		t.Fatalf("StreamYAML wrote %d more times after a failed write", w.calls-w.failedAt)
+	}
+}
+
+// TestStreamYAMLEmitsDumpNodes checks that a dump's nodes, as the
+// commands print them (names, zones, UIDs, images, ports, claims,
+// hugepages), take the emitter's path in StreamYAML, not go-yaml's: both
+// give the same bytes, so only this test would see the fast path lost.
+func TestStreamYAMLEmitsDumpNodes(t *testing.T) {
+	d := benchDump(3)
+	n := &d.Nodes[1]
+	n.ImageStates = []v1alpha1.ImageState{{Name: "registry.k8s.io/pause:3.10.1", Size: 321, NumNodes: 5000}, {Name: "repo/img@sha256:0a1b2c", Size: 1, NumNodes: 1}}
+	n.UsedPorts, n.PVCRefCounts = []string{"0.0.0.0/TCP/9100"}, map[string]int{"ads-00/backend-00043-shared": 2}
+	n.Allocatable.ScalarResources = map[string]int64{"hugepages-1Gi": 0, "hugepages-2Mi": 0, "nvidia.com/gpu": 8}
+	n.Pods[0].PVCs = []string{"ads-00/backend-00043-shared"}
+	opts := jsonv1.DefaultOptionsV1()
+	var e yamlEmitter
+	var out, js bytes.Buffer
+	for i := range d.Nodes {
+		out.Reset()
+		emitted, err := yamlElement(&out, &e, &js, "nodes", &d.Nodes[i], opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !emitted {
+			t.Errorf("node %d went to go-yaml: %s", i, js.Bytes())
+		}
+		want, err := yamlItemSlow("nodes", &d.Nodes[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("node %d:\ngot:\n%s\nwant:\n%s", i, out.Bytes(), want)
+		}
 	}
 }
