@@ -87,6 +87,7 @@ func (e *Evaluator) FilterAll(ctx context.Context, pod *v1.Pod) (*Verdict, error
 	}
 	e.listPod(pod)
 	e.shared.begin()
+	e.nominator.publish()
 	c := &cycle{
 		e: e, fw: fw, pod: pod, all: true,
 		v:     &Verdict{Pod: pod, Profile: fw.ProfileName(), NumAllNodes: len(e.lister.list)},
@@ -189,6 +190,7 @@ func (e *Evaluator) newCycle(ctx context.Context, pod *v1.Pod) (*cycle, *Verdict
 	// DefaultPreemption reads the pod back from the pod lister.
 	e.listPod(pod)
 	e.shared.begin()
+	e.nominator.publish()
 	return &cycle{
 		e: e, fw: fw, pod: pod, v: v,
 		state: framework.NewCycleState(),

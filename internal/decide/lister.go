@@ -3,6 +3,7 @@ package decide
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -180,6 +181,11 @@ type nominator struct {
 	// usual case; 1.6 million questions for simulate --pending -A at 5,000
 	// nodes, from the filter goroutines at once).
 	any atomic.Bool
+	// published is a copy of byNode that no one changes, made before a
+	// cycle (publish) and dropped by every change: when some pods are
+	// nominated, the filter goroutines read it without the lock, which
+	// they otherwise took for every node of every cycle.
+	published atomic.Pointer[map[string][]fwk.PodInfo]
 }
 
 var _ fwk.PodNominator = &nominator{}
@@ -207,6 +213,7 @@ func (n *nominator) addLocked(pi fwk.PodInfo, ni *fwk.NominatingInfo) {
 	n.nodeOf[pod.UID] = node
 	n.byNode[node] = append(n.byNode[node], pi)
 	n.any.Store(true)
+	n.published.Store(nil)
 }
 
 // holds says whether the pod with uid is nominated to a node.
@@ -245,6 +252,7 @@ func (n *nominator) deleteLocked(pod *v1.Pod) {
 	}
 	delete(n.nodeOf, pod.UID)
 	n.any.Store(len(n.byNode) > 0)
+	n.published.Store(nil)
 }
 
 func (n *nominator) UpdateNominatedPod(_ klog.Logger, oldPod *v1.Pod, newPodInfo fwk.PodInfo) {
@@ -266,11 +274,32 @@ func (n *nominator) replace(other *nominator) {
 	defer n.mu.Unlock()
 	n.byNode, n.nodeOf = other.byNode, other.nodeOf
 	n.any.Store(len(n.byNode) > 0)
+	n.published.Store(nil)
 }
 
+// publish makes the copy NominatedPodsForNode reads without the lock.
+func (n *nominator) publish() {
+	if !n.any.Load() || n.published.Load() != nil {
+		return
+	}
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	m := make(map[string][]fwk.PodInfo, len(n.byNode))
+	for node, pods := range n.byNode {
+		m[node] = slices.Clone(pods)
+	}
+	n.published.Store(&m)
+}
+
+// NominatedPodsForNode returns the pods nominated to node. The slice is
+// the caller's to read, not to change (the framework's callers iterate
+// over it); its capacity is its length, so an append copies it.
 func (n *nominator) NominatedPodsForNode(node string) []fwk.PodInfo {
 	if !n.any.Load() {
 		return nil
+	}
+	if m := n.published.Load(); m != nil {
+		return slices.Clip((*m)[node])
 	}
 	n.mu.RLock()
 	defer n.mu.RUnlock()

@@ -2,11 +2,13 @@ package decide
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
 
@@ -134,5 +136,44 @@ func TestSetPendingNominations(t *testing.T) {
 	e.SetPending([]*v1.Pod{high, waiting, plain})
 	if got := nominated(); !cmp.Equal(got, []string{"high", "waiting"}) {
 		t.Errorf("after the preemption, n1's nominated pods are %v, want [high waiting]", got)
+	}
+}
+
+// The nominator's published copy (read without the lock during cycles)
+// follows every change: each change drops it, and until the next publish
+// the answer comes from the locked maps.
+func TestNominatorPublishedCopyFollowsChanges(t *testing.T) {
+	n := newNominator()
+	a, b := pod("a").NominatedNodeName("n1").Obj(), pod("b").NominatedNodeName("n1").Obj()
+	names := func() []string {
+		var out []string
+		for _, pi := range n.NominatedPodsForNode("n1") {
+			out = append(out, pi.GetPod().Name)
+		}
+		return out
+	}
+	steps := []struct {
+		change func()
+		want   []string
+	}{
+		{func() { n.AddNominatedPod(klog.Background(), newPodInfo(a), nil) }, []string{"a"}},
+		{func() { n.AddNominatedPod(klog.Background(), newPodInfo(b), nil) }, []string{"a", "b"}},
+		{func() { n.DeleteNominatedPodIfExists(a) }, []string{"b"}},
+		{func() {
+			n.UpdateNominatedPod(klog.Background(), b, newPodInfo(pod("b").NominatedNodeName("n2").Obj()))
+		}, nil},
+		{func() { n.AddNominatedPod(klog.Background(), newPodInfo(a), nil) }, []string{"a"}},
+		{func() { n.replace(newNominator()) }, nil},
+	}
+	for i, s := range steps {
+		n.publish()
+		s.change()
+		if got := names(); !slices.Equal(got, s.want) {
+			t.Errorf("step %d before publish: %v, want %v", i, got, s.want)
+		}
+		n.publish()
+		if got := names(); !slices.Equal(got, s.want) {
+			t.Errorf("step %d after publish: %v, want %v", i, got, s.want)
+		}
 	}
 }
