@@ -77,10 +77,10 @@ func beforeEdits(ctx context.Context, in *Input, cfg *Config, verdicts []*decide
 		}
 	}
 	replaced := map[string]string{}
-	for _, g := range in.Applied.API.Evicted {
+	for _, g := range in.Applied.Evicted {
 		replaced[g.Replacement] = g.Pod
 	}
-	for _, r := range in.Applied.API.RemovedNodes {
+	for _, r := range in.Applied.RemovedNodes {
 		for _, g := range r.Pods {
 			replaced[g.Replacement] = g.Pod
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/internal/whatif"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
@@ -64,13 +65,7 @@ type Input struct {
 
 // WhatIf is the whatIf field of a report: what the edits did; nil
 // without edits.
-func (in *Input) WhatIf() *v1alpha1.WhatIf {
-	if in.Applied == nil {
-		return nil
-	}
-	w := in.Applied.API
-	return &w
-}
+func (in *Input) WhatIf() *v1alpha1.WhatIf { return views.WhatIf(in.Applied) }
 
 // Open reads or lists the input, chooses the kube-scheduler version once
 // (Choose's rules: --kube-version; a live server's version, asked before

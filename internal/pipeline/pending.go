@@ -31,8 +31,7 @@ func Decide(ctx context.Context, in *Input, cfg *Config, targets []*v1.Pod, d De
 	}
 	report := views.SchedulingReport(in.Model.Source, cfg.Source, verdicts)
 	if in.Applied != nil {
-		w := in.Applied.API
-		report.WhatIf = &w
+		report.WhatIf = in.WhatIf()
 		for i := range report.Pods {
 			report.Pods[i].ClusterScheduler = nil
 		}

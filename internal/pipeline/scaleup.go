@@ -49,9 +49,6 @@ func ScaleUp(ctx context.Context, in *Input, cfg *Config, pods UntilFitsPods, no
 		return nil, err
 	}
 	report := views.ScaleUpReport(in.Model.Source, cfg.Source, run.Workload, len(run.Pods), out)
-	if in.Applied != nil {
-		w := in.Applied.API
-		report.WhatIf = &w
-	}
+	report.WhatIf = in.WhatIf()
 	return report, nil
 }

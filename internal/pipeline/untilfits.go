@@ -90,8 +90,8 @@ func UntilFits(ctx context.Context, in *Input, cfg *Config, pods UntilFitsPods, 
 	if report.WhatIf == nil {
 		report.WhatIf = &v1alpha1.WhatIf{}
 	}
-	report.WhatIf.UntilFits = &res.API
-	return &UntilFitsResult{Report: report, After: untilFitsNotes(&res.API)}, nil
+	report.WhatIf.UntilFits = views.UntilFits(&res.Estimate)
+	return &UntilFitsResult{Report: report, After: untilFitsNotes(report.WhatIf.UntilFits)}, nil
 }
 
 // ReplicaPods makes n replicas of w (negative: its own count), defaulted

@@ -41,7 +41,7 @@ const (
 	// NotNeeded means the pods are scheduled on the cluster as it is.
 	NotNeeded Result = "not-needed"
 	// RuledOut means the pods left pending on the cluster as it is fit no
-	// new node even alone (Search.API.NeverFit says which filter rejects
+	// new node even alone (Search.Estimate.NeverFit says which filter rejects
 	// each).
 	RuledOut Result = "ruled-out"
 	// TooFew means even one new node per pod leaves some pending.
@@ -117,17 +117,17 @@ func runGroup(ctx context.Context, in Input, g Group) (*GroupOutcome, error) {
 		o.Max, o.Allowed = s.Max, max(s.Max-current, 0)
 	}
 	switch {
-	case res.API.Count == 0 && len(placedOnCopies(res.Verdicts, "")) == len(res.Verdicts):
+	case res.Estimate.Count == 0 && len(placedOnCopies(res.Verdicts, "")) == len(res.Verdicts):
 		o.Result = NotNeeded
-	case res.API.Count == 0 || len(res.API.NeverFit) == len(in.Pods):
+	case res.Estimate.Count == 0 || len(res.Estimate.NeverFit) == len(in.Pods):
 		// The pods left pending on the cluster as it is fit no new node.
 		o.Result = RuledOut
-	case res.API.Count < 0:
+	case res.Estimate.Count < 0:
 		o.Result = TooFew
-	case o.Allowed >= 0 && res.API.Count > o.Allowed:
-		o.Result, o.Count = OverMax, res.API.Count
+	case o.Allowed >= 0 && res.Estimate.Count > o.Allowed:
+		o.Result, o.Count = OverMax, res.Estimate.Count
 	default:
-		o.Result, o.Count = Fits, res.API.Count
+		o.Result, o.Count = Fits, res.Estimate.Count
 		o.Placed = placedOnCopies(res.Verdicts, g.Template.Name)
 		o.Waste, o.WasteOK = WasteOf(g.Template, o.Count, o.Placed)
 	}

@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
 // CopySuffix joins a template's name and a copy's number:
@@ -47,7 +46,7 @@ func (a *Applied) addNodes(out, orig *load.Cluster, nodes map[string]*v1.Node, c
 		if nc.Node == nil {
 			bound = NodeBoundPods(orig.Pods, tmpl.Name)
 		}
-		added := v1alpha1.AddedNodes{Template: tmpl.Name, File: nc.File}
+		added := AddedNodes{Template: tmpl.Name, File: nc.File}
 		for i := 1; i <= nc.Count; i++ {
 			name := CopyName(tmpl.Name, i)
 			if taken.Has(name) {
@@ -65,7 +64,7 @@ func (a *Applied) addNodes(out, orig *load.Cluster, nodes map[string]*v1.Node, c
 			}
 			added.Names = append(added.Names, name)
 		}
-		a.API.AddedNodes = append(a.API.AddedNodes, added)
+		a.AddedNodes = append(a.AddedNodes, added)
 	}
 	return nil
 }

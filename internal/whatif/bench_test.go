@@ -58,9 +58,9 @@ func BenchmarkUntilFits5kNodes150kPods(b *testing.B) {
 		}
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/search")
-	b.ReportMetric(float64(res.API.Count), "copies")
-	b.ReportMetric(float64(len(res.API.Trials)), "trials")
-	b.Logf("count %d, trials %v, %d never fit, %d of %d scheduled at the count", res.API.Count, res.API.Trials, len(res.API.NeverFit), scheduled, len(pods))
+	b.ReportMetric(float64(res.Estimate.Count), "copies")
+	b.ReportMetric(float64(len(res.Estimate.Trials)), "trials")
+	b.Logf("count %d, trials %v, %d never fit, %d of %d scheduled at the count", res.Estimate.Count, res.Estimate.Trials, len(res.Estimate.NeverFit), scheduled, len(pods))
 }
 
 const benchPoolLabel = "bench.schedcache.io/pool"

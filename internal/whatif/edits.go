@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
 // Edits are the what-if changes of the decision commands' flags, applied
@@ -66,9 +65,39 @@ func ParseCopies(s string) (name string, count int, given bool, err error) {
 	return name, n, true, nil
 }
 
-// Applied records what Apply did: the whatIf field of the reports.
+// Applied records what Apply did, in Apply's order (internal/views maps
+// it to the reports' whatIf field).
 type Applied struct {
-	API v1alpha1.WhatIf
+	// Cordoned and Uncordoned are the nodes whose cordon changed.
+	Cordoned, Uncordoned []string
+	// RemovedNodes are the nodes removed, each with its pods gone.
+	RemovedNodes []RemovedNode
+	// AddedNodes are the copies of each template added.
+	AddedNodes []AddedNodes
+	// Evicted are the pods evicted.
+	Evicted []GonePod
+}
+
+// RemovedNode is one node removed and the pods that went with it.
+type RemovedNode struct {
+	Node string
+	Pods []GonePod
+}
+
+// GonePod is one pod gone ("namespace/name"): whether and how its
+// controller recreates it (a Recreation), and its replacement's name.
+type GonePod struct {
+	Pod         string
+	Recreation  string
+	Replacement string
+}
+
+// AddedNodes are the copies of one template (a node of the input, or of
+// File): their names, in order.
+type AddedNodes struct {
+	Template string
+	File     string
+	Names    []string
 }
 
 // Apply returns a copy of c with the edits made: the Nodes and Pods slices
@@ -104,7 +133,7 @@ func Apply(c *load.Cluster, e Edits) (*load.Cluster, *Applied, error) {
 		}
 		out.Nodes = append(out.Nodes, n)
 	}
-	a.API.Cordoned, a.API.Uncordoned = orderOf(e.Cordon), orderOf(e.Uncordon)
+	a.Cordoned, a.Uncordoned = orderOf(e.Cordon), orderOf(e.Uncordon)
 	if out.Pods, err = a.movePods(c.Pods, remove, e); err != nil {
 		return nil, nil, err
 	}
@@ -185,16 +214,16 @@ func (a *Applied) movePods(pods []*v1.Pod, remove sets.Set[string], e Edits) ([]
 		}
 		evict[k] = false
 	}
-	byNode := map[string]*v1alpha1.RemovedNode{}
+	byNode := map[string]*RemovedNode{}
 	for _, n := range orderOf(e.RemoveNodes) {
-		a.API.RemovedNodes = append(a.API.RemovedNodes, v1alpha1.RemovedNode{Node: n})
+		a.RemovedNodes = append(a.RemovedNodes, RemovedNode{Node: n})
 	}
-	for i := range a.API.RemovedNodes {
-		byNode[a.API.RemovedNodes[i].Node] = &a.API.RemovedNodes[i]
+	for i := range a.RemovedNodes {
+		byNode[a.RemovedNodes[i].Node] = &a.RemovedNodes[i]
 	}
 	out := make([]*v1.Pod, 0, len(pods))
 	var replacements []*v1.Pod
-	evicted := map[types.NamespacedName]v1alpha1.GonePod{}
+	evicted := map[types.NamespacedName]GonePod{}
 	for _, p := range pods {
 		key := types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
 		seen, evicting := evict[key]
@@ -223,7 +252,7 @@ func (a *Applied) movePods(pods []*v1.Pod, remove sets.Set[string], e Edits) ([]
 		if !evict[k] {
 			return nil, fmt.Errorf("--evict %s: no such pod in the input", k)
 		}
-		a.API.Evicted = append(a.API.Evicted, evicted[k])
+		a.Evicted = append(a.Evicted, evicted[k])
 	}
 	return append(out, replacements...), nil
 }
@@ -237,9 +266,9 @@ func appendIf(pods []*v1.Pod, p *v1.Pod) []*v1.Pod {
 
 // goneOf is what becomes of p once deleted: its record and, when its
 // controller recreates it, the replacement.
-func goneOf(p *v1.Pod) (v1alpha1.GonePod, *v1.Pod) {
+func goneOf(p *v1.Pod) (GonePod, *v1.Pod) {
 	rec := RecreationOf(p)
-	g := v1alpha1.GonePod{Pod: p.Namespace + "/" + p.Name, Recreation: string(rec)}
+	g := GonePod{Pod: p.Namespace + "/" + p.Name, Recreation: string(rec)}
 	if rec != Recreated {
 		return g, nil
 	}

@@ -5,14 +5,13 @@ import (
 	"strings"
 
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
 // Summary is one line saying what was applied, for the commands' note on
 // stderr, e.g. "cordoned worker-1; added 3 nodes like worker-2
 // (worker-2-whatif-1..3)". Empty when nothing was.
 func (a *Applied) Summary() string {
-	w := &a.API
+	w := a
 	var parts []string
 	if len(w.Cordoned) > 0 {
 		parts = append(parts, "cordoned "+strings.Join(w.Cordoned, ", "))
@@ -32,7 +31,7 @@ func (a *Applied) Summary() string {
 	return strings.Join(parts, "; ")
 }
 
-func addedPhrase(n v1alpha1.AddedNodes) string {
+func addedPhrase(n AddedNodes) string {
 	from := n.Template
 	if n.File != "" {
 		from += " of " + n.File
@@ -47,7 +46,7 @@ func addedPhrase(n v1alpha1.AddedNodes) string {
 // those gone for good (the replacements show in the decisions), e.g. " (7
 // pods: 4 recreated pending, 2 DaemonSet pods gone with it, 1 gone for
 // good: ci/build-1)"; "" without pods.
-func removedPods(pods []v1alpha1.GonePod) string {
+func removedPods(pods []GonePod) string {
 	if len(pods) == 0 {
 		return ""
 	}
@@ -79,7 +78,7 @@ func removedPods(pods []v1alpha1.GonePod) string {
 // gonePods says what became of evicted pods, e.g. " shop/web-1
 // recreated pending as shop/web-1-replacement, shop/solo gone (no
 // controller recreates it)".
-func gonePods(pods []v1alpha1.GonePod) string {
+func gonePods(pods []GonePod) string {
 	var each []string
 	for _, p := range pods {
 		switch Recreation(p.Recreation) {

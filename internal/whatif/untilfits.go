@@ -14,7 +14,6 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
@@ -39,11 +38,42 @@ type UntilFitsInput struct {
 	Workload string
 }
 
+// Estimate is the scale-up estimate (internal/views maps it to the
+// report's untilFits field): the template and the workload whose replicas
+// were placed (empty: pending pods), the smallest count of copies (-1:
+// even MaxTried copies leave StillPending pending), each count tried, and
+// the pods one empty copy rejects.
+type Estimate struct {
+	Template     string
+	Workload     string
+	Count        int
+	MaxTried     int
+	Trials       []Trial
+	NeverFit     []NeverFit
+	StillPending []string
+}
+
+// Trial is one count of copies placed: whether every pod fit, and how
+// many were left pending (counted only when every pod was placed).
+type Trial struct {
+	Count   int
+	Fits    bool
+	Pending int
+}
+
+// NeverFit is a pod one empty copy rejects: the filter plugin and its
+// reasons.
+type NeverFit struct {
+	Pod     string
+	Plugin  string
+	Reasons []string
+}
+
 // UntilFitsResult is the estimate and the placement at its count.
 type UntilFitsResult struct {
-	API v1alpha1.UntilFits
-	// Verdicts are the pods' outcomes, in queue order, with API.Count copies
-	// (with API.MaxTried when Count is -1).
+	Estimate Estimate
+	// Verdicts are the pods' outcomes, in queue order, with Estimate.Count copies
+	// (with Estimate.MaxTried when Count is -1).
 	Verdicts []*decide.Verdict
 }
 
@@ -74,9 +104,9 @@ func UntilFits(ctx context.Context, in UntilFitsInput) (*UntilFitsResult, error)
 	}
 	defer e.Close()
 	s.e = e
-	res := &UntilFitsResult{API: v1alpha1.UntilFits{Template: in.Template.Name, Workload: in.Workload}}
-	s.out = &res.API
-	if err := s.neverFit(ctx, &res.API); err != nil {
+	res := &UntilFitsResult{Estimate: Estimate{Template: in.Template.Name, Workload: in.Workload}}
+	s.out = &res.Estimate
+	if err := s.neverFit(ctx, &res.Estimate); err != nil {
 		return nil, err
 	}
 	return res, s.run(ctx, res)
@@ -90,7 +120,7 @@ type search struct {
 	// never are the UIDs of the pods that do not fit one copy alone, or
 	// that no cycle places (gated, skipped); out lists them.
 	never sets.Set[types.UID]
-	out   *v1alpha1.UntilFits
+	out   *Estimate
 }
 
 // objects are the input's objects and, when the template has a CSINode, a
@@ -126,12 +156,12 @@ func (s *search) run(ctx context.Context, res *UntilFitsResult) error {
 		if err != nil {
 			return false, err
 		}
-		t := v1alpha1.UntilFitsTrial{Count: k, Fits: len(left) == 0}
+		t := Trial{Count: k, Fits: len(left) == 0}
 		if full || t.Fits {
 			t.Pending = len(left)
 		}
-		res.API.Trials = append(res.API.Trials, t)
-		res.API.MaxTried = max(res.API.MaxTried, k)
+		res.Estimate.Trials = append(res.Estimate.Trials, t)
+		res.Estimate.MaxTried = max(res.Estimate.MaxTried, k)
 		if t.Fits || full {
 			res.Verdicts = vs
 		}
@@ -168,21 +198,21 @@ func (s *search) run(ctx context.Context, res *UntilFitsResult) error {
 		}
 	}
 	// The verdicts are those of the last run that fit: hi's.
-	res.API.Count = hi
+	res.Estimate.Count = hi
 	return nil
 }
 
 // noCount: even want copies leave pods pending; place them in full once
 // more to list those pods.
 func (s *search) noCount(res *UntilFitsResult, try func(int, bool) (bool, error), want int) error {
-	res.API.Count = -1
-	res.API.Trials = res.API.Trials[:len(res.API.Trials)-1]
+	res.Estimate.Count = -1
+	res.Estimate.Trials = res.Estimate.Trials[:len(res.Estimate.Trials)-1]
 	if _, err := try(want, true); err != nil {
 		return err
 	}
 	for _, v := range res.Verdicts {
 		if v.Result != decide.Scheduled && !s.never.Has(v.Pod.UID) {
-			res.API.StillPending = append(res.API.StillPending, v.Pod.Namespace+"/"+v.Pod.Name)
+			res.Estimate.StillPending = append(res.Estimate.StillPending, v.Pod.Namespace+"/"+v.Pod.Name)
 		}
 	}
 	return nil
@@ -190,7 +220,7 @@ func (s *search) noCount(res *UntilFitsResult, try func(int, bool) (bool, error)
 
 // neverFit evaluates every pod against the cluster with one empty copy of
 // the template and keeps those the copy rejects.
-func (s *search) neverFit(ctx context.Context, out *v1alpha1.UntilFits) error {
+func (s *search) neverFit(ctx context.Context, out *Estimate) error {
 	s.never = sets.New[types.UID]()
 	undo, err := s.addCopies(1)
 	if err != nil {
@@ -216,7 +246,7 @@ func (s *search) neverFit(ctx context.Context, out *v1alpha1.UntilFits) error {
 // when node passes: the Filter plugin that rejected it, else (a PreFilter
 // rejection, which ends the cycle for every node, or a PreFilter node
 // subset that leaves the node out) the FailedScheduling message.
-func rejection(v *decide.Verdict, node string) *v1alpha1.NeverFit {
+func rejection(v *decide.Verdict, node string) *NeverFit {
 	for _, n := range v.Nodes {
 		if n.Name != node {
 			continue
@@ -225,13 +255,13 @@ func rejection(v *decide.Verdict, node string) *v1alpha1.NeverFit {
 			return nil
 		}
 		if n.Plugin != "" {
-			return &v1alpha1.NeverFit{Plugin: n.Plugin, Reasons: n.Reasons}
+			return &NeverFit{Plugin: n.Plugin, Reasons: n.Reasons}
 		}
 	}
 	if v.Result == decide.Scheduled {
 		return nil // the node was not among those filtered: not reached
 	}
-	return &v1alpha1.NeverFit{Plugin: "PreFilter", Reasons: []string{v.Message}}
+	return &NeverFit{Plugin: "PreFilter", Reasons: []string{v.Message}}
 }
 
 // addCopies adds k copies of the template (and their node-bound pods) to
@@ -305,7 +335,7 @@ func (s *search) trial(ctx context.Context, k int, full bool) ([]*v1.Pod, []*dec
 		if (v.Result == decide.Gated || v.Result == decide.Skipped) && !s.never.Has(p.UID) {
 			// No cycle runs for it, whatever the nodes (why says why).
 			s.never.Insert(p.UID)
-			s.out.NeverFit = append(s.out.NeverFit, v1alpha1.NeverFit{Pod: p.Namespace + "/" + p.Name, Plugin: string(v.Result), Reasons: []string{v.Message}})
+			s.out.NeverFit = append(s.out.NeverFit, NeverFit{Pod: p.Namespace + "/" + p.Name, Plugin: string(v.Result), Reasons: []string{v.Message}})
 		}
 		if v.Result != decide.Scheduled {
 			if !s.never.Has(p.UID) {

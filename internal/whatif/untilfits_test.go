@@ -34,7 +34,7 @@ func TestUntilFits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := res.API
+	u := res.Estimate
 	if u.Count != 3 || u.MaxTried != 3 {
 		t.Errorf("count %d, max tried %d; want 3, 3", u.Count, u.MaxTried)
 	}
@@ -75,8 +75,8 @@ func TestUntilFitsNone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.API.Count != 0 || fmt.Sprint(res.API.Trials) != "[{0 true 0}]" || res.Verdicts[0].Result != decide.Scheduled {
-		t.Errorf("got %+v", res.API)
+	if res.Estimate.Count != 0 || fmt.Sprint(res.Estimate.Trials) != "[{0 true 0}]" || res.Verdicts[0].Result != decide.Scheduled {
+		t.Errorf("got %+v", res.Estimate)
 	}
 }
 
@@ -108,7 +108,7 @@ func TestUntilFitsNoCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := res.API
+	u := res.Estimate
 	if u.Count != -1 || u.MaxTried != 2 || fmt.Sprint(u.StillPending) != "[default/solo-b]" || len(u.NeverFit) != 0 {
 		t.Errorf("got %+v", u)
 	}

@@ -60,6 +60,12 @@ type rule struct {
 	why     string
 }
 
+// outputKinds are the packages of the output kinds and of what renders
+// them.
+func outputKinds() []string {
+	return []string{"pkg/apis", "pkg/printers", "internal/views", "internal/report"}
+}
+
 // layerRules are CONTRIBUTING.md's rules.
 func layerRules() []rule {
 	return []rule{
@@ -70,6 +76,12 @@ func layerRules() []rule {
 		{path: "pkg/cmd", denied: []string{"internal/decide"}, why: "the command line reaches the engine through internal/pipeline"},
 		{path: "pkg/cmd", denied: []string{"internal/whatif", "internal/simulate", "internal/scaledown"}, except: []string{"internal/simulate/script"},
 			why: "the command line runs the scenarios (drain, --until-fits, simulate, config comparison, scale-down) through internal/pipeline; it may parse --script with internal/simulate/script"},
+		// The engine and the scenarios answer in their own types; internal/views
+		// maps them to the output kinds (internal/simulate still builds its
+		// Simulation itself, and the reader and the model carry a few kinds).
+		{path: "internal/decide", denied: outputKinds(), why: "the engine's answers are mapped to the output kinds by internal/views"},
+		{path: "internal/whatif", denied: outputKinds(), why: "the what-if edits and scenarios are mapped to the output kinds by internal/views"},
+		{path: "internal/scaledown", denied: outputKinds(), why: "the scale-down plan is mapped to the output kinds by internal/views"},
 	}
 }
 
