@@ -19,11 +19,13 @@ import (
 // (GOGC=400) instead of 2× halves the CPU the collector takes on a live
 // listing, and the soft limit of MemoryLimit keeps the process under 1 GB
 // at 5,000 nodes / 150,000 pods. Larger clusters get a larger floor before
-// the read starts (InputBytes, Nodes), so that the collector keeps the
-// same pace per object at any size; and in case an input holds more per
-// byte or per node than those rules expect, the limit also follows the
-// live heap (Follow). Measurements: docs/PERFORMANCE.md, "File mode,
-// session of 2026-11-27 evening".
+// the read starts (InputBytes, Nodes), or, for files, as their nodes are
+// read (Nodes: a file of small objects holds more than its bytes say), so
+// that the collector keeps the same pace per object at any size; and in
+// case an input holds more per byte or per node than those rules expect,
+// the limit also follows the live heap (Follow). Measurements:
+// docs/PERFORMANCE.md, "File mode, session of 2026-11-27 evening" and
+// "session of 2026-11-29".
 type Policy struct{}
 
 const (
@@ -123,7 +125,8 @@ func (Policy) InputBytes(bytes int64) {
 }
 
 // Nodes lifts the soft memory limit to nodes × memoryLimitPerNodesNum /
-// memoryLimitPerNodesDen, never lowering one.
+// memoryLimitPerNodesDen, never lowering one: the nodes a live listing
+// announces, or those read from files so far.
 func (Policy) Nodes(nodes int64) {
 	raiseTo(nodes * memoryLimitPerNodesNum / memoryLimitPerNodesDen)
 }

@@ -98,7 +98,8 @@ type collector struct {
 	share   *listSharer
 	feed    sinkFeed
 	count   *readCount // nil without a progress line
-	objects bool       // keep the scheduling kinds
+	onNodes func(nodes int64)
+	objects bool // keep the scheduling kinds
 	extra   map[schema.GroupKind]bool
 
 	nodes   []*corev1.Node
@@ -401,8 +402,14 @@ func (c *collector) addNode(node *corev1.Node, loc read.Location) error {
 	if c.count != nil {
 		c.count.nodes.Add(1)
 	}
+	if c.onNodes != nil && len(c.nodes)%nodesStep == 0 {
+		c.onNodes(int64(len(c.nodes)))
+	}
 	return nil
 }
+
+// nodesStep is how often FileOptions.OnNodes hears of the nodes read.
+const nodesStep = 500
 
 func (c *collector) addPod(pod *corev1.Pod, loc read.Location) error {
 	pod.Namespace = c.namespaceOf(pod.Namespace)

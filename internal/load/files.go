@@ -71,6 +71,13 @@ type FileOptions struct {
 	// a single regular file is read), with "; modelled …" when there is a
 	// Sink. The caller passes one only when it is a terminal.
 	Progress io.Writer
+	// OnNodes, when not nil, is called from the reading goroutine with the
+	// number of nodes read so far, each time it reaches a multiple of
+	// nodesStep: the node count of a file is known only as it is read,
+	// and a file of small objects holds more of them than its bytes
+	// suggest, so that the caller can size itself as the nodes arrive
+	// (before the pods, in kubectl's order).
+	OnNodes func(nodes int64)
 
 	// clock drives the progress line; nil means the real clock.
 	clock clock.WithTicker
@@ -149,6 +156,7 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 	compact(r, opts)
 	r.c.namespace = opts.Namespace
 	r.c.feed.sink = opts.Sink
+	r.c.onNodes = opts.OnNodes
 	if opts.Progress != nil {
 		r.count = &readCount{total: singleFileSize(opts.Filenames)}
 		r.c.count = r.count

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load/loadtest"
 )
 
 // stdinPod is a hand-written pod fed through "-".
@@ -435,5 +438,18 @@ func TestReadFilesStopsWhenTheContextIsDone(t *testing.T) {
 	}
 	if _, err := ReadFiles(FileOptions{Filenames: []string{"testdata/handwritten.yaml"}}, nil); err != nil {
 		t.Fatalf("ReadFiles without a context: %v", err)
+	}
+}
+
+// OnNodes hears of the nodes read at every nodesStep (500): 1,200 nodes
+// make two calls, at 500 and 1,000, whatever the pods after them.
+func TestOnNodes(t *testing.T) {
+	path := loadtest.GenCluster(t, t.TempDir(), 1200, 30)
+	var got []int64
+	if _, err := ReadFiles(FileOptions{Filenames: []string{path}, OnNodes: func(n int64) { got = append(got, n) }}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []int64{500, 1000}) {
+		t.Errorf("OnNodes called with %v, want [500 1000]", got)
 	}
 }

@@ -54,7 +54,8 @@ type Source struct {
 type MemoryPolicy interface {
 	// InputBytes: files of n bytes in total are about to be read.
 	InputBytes(n int64)
-	// Nodes: a live listing announced n nodes.
+	// Nodes: a live listing announced n nodes, or n nodes were read from
+	// files so far.
 	Nodes(n int64)
 	// Decisions: kube-scheduler's framework is about to run on the model.
 	Decisions()
@@ -132,6 +133,8 @@ func (s *Source) fileOptions(ctx context.Context, sink load.Sink) load.FileOptio
 	}
 	if s.Memory != nil {
 		s.Memory.InputBytes(inputBytes(s.Files))
+		// Small objects: more nodes than the bytes suggest.
+		opts.OnNodes = s.Memory.Nodes
 	}
 	return opts
 }
