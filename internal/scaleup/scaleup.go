@@ -84,12 +84,18 @@ type Outcome struct {
 // scheduler's full cycle places the pods one after the other with the
 // copies added, each copy running the template's Group.Pods), caps it by
 // the group's maximum size, and lets least-waste choose among the groups
-// that fit.
+// that fit. The searches share one Evaluator and the run with no new
+// node (whatif.Shared).
 func Run(ctx context.Context, in Input) (*Outcome, error) {
 	out := &Outcome{}
+	shared, err := whatif.NewShared(ctx, in.Model, in.Objects, in.Config)
+	if err != nil {
+		return nil, err
+	}
+	defer shared.Close()
 	var options []Option
 	for _, g := range in.Groups {
-		o, err := runGroup(ctx, in, g)
+		o, err := runGroup(ctx, in, g, shared)
 		if err != nil {
 			return nil, fmt.Errorf("node group %s: %w", g.Name, err)
 		}
@@ -102,9 +108,9 @@ func Run(ctx context.Context, in Input) (*Outcome, error) {
 	return out, nil
 }
 
-func runGroup(ctx context.Context, in Input, g Group) (*GroupOutcome, error) {
+func runGroup(ctx context.Context, in Input, g Group, shared *whatif.Shared) (*GroupOutcome, error) {
 	res, err := whatif.UntilFits(ctx, whatif.UntilFitsInput{Model: in.Model, Objects: in.Objects, Config: in.Config,
-		Template: g.Template, Bound: g.Pods, Pods: in.Pods, Workload: in.Workload})
+		Template: g.Template, Bound: g.Pods, Pods: in.Pods, Workload: in.Workload, Shared: shared})
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,9 @@ type UntilFitsInput struct {
 	// Workload names it, e.g. "Deployment shop/api").
 	Pods     []*v1.Pod
 	Workload string
+	// Shared, when set, is the Evaluator and the run with no copy shared
+	// with other searches on the same cluster and pods (NewShared).
+	Shared *Shared
 }
 
 // Estimate is the scale-up estimate (internal/views maps it to the
@@ -95,15 +98,19 @@ type UntilFitsResult struct {
 // copy, and not waited for.
 func UntilFits(ctx context.Context, in UntilFitsInput) (*UntilFitsResult, error) {
 	s := &search{in: in, snap: cache.NewEmptySnapshot(), queue: decide.QueueOrder(in.Pods)}
-	if err := in.Model.Cache.UpdateSnapshot(s.snap); err != nil {
-		return nil, err
+	if in.Shared != nil {
+		s.e, s.snap = in.Shared.e, in.Shared.snap
+	} else {
+		if err := in.Model.Cache.UpdateSnapshot(s.snap); err != nil {
+			return nil, err
+		}
+		e, err := decide.New(ctx, decide.Input{Snapshot: s.snap, Pending: in.Model.Pending, Objects: s.objects(), Config: in.Config})
+		if err != nil {
+			return nil, err
+		}
+		defer e.Close()
+		s.e = e
 	}
-	e, err := decide.New(ctx, decide.Input{Snapshot: s.snap, Pending: in.Model.Pending, Objects: s.objects(), Config: in.Config})
-	if err != nil {
-		return nil, err
-	}
-	defer e.Close()
-	s.e = e
 	res := &UntilFitsResult{Estimate: Estimate{Template: in.Template.Name, Workload: in.Workload}}
 	s.out = &res.Estimate
 	if err := s.neverFit(ctx, &res.Estimate); err != nil {
@@ -228,15 +235,27 @@ func (s *search) neverFit(ctx context.Context, out *Estimate) error {
 	}
 	defer undo()
 	name := CopyName(s.in.Template.Name, 1)
+	// Pods of one class (a workload's replicas) get one verdict: nothing
+	// changes between these FilterAll calls.
+	byClass := map[string]*NeverFit{}
 	for _, p := range s.queue {
-		v, err := s.e.FilterAll(ctx, p)
-		if err != nil {
-			return fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+		key := s.e.ClassKey(p)
+		nf, seen := byClass[key]
+		if !seen || key == "" {
+			v, err := s.e.FilterAll(ctx, p)
+			if err != nil {
+				return fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+			}
+			nf = rejection(v, name)
+			if key != "" {
+				byClass[key] = nf
+			}
 		}
-		if nf := rejection(v, name); nf != nil {
+		if nf != nil {
+			nf := *nf
 			s.never.Insert(p.UID)
 			nf.Pod = p.Namespace + "/" + p.Name
-			out.NeverFit = append(out.NeverFit, *nf)
+			out.NeverFit = append(out.NeverFit, nf)
 		}
 	}
 	return nil
@@ -309,6 +328,41 @@ func (s *search) refresh() error {
 // returns the pods that fit a copy alone but stayed pending, and the pods'
 // verdicts; unless full, it stops at the first such pod. The cache is restored before it returns.
 func (s *search) trial(ctx context.Context, k int, full bool) ([]*v1.Pod, []*decide.Verdict, error) {
+	if sh := s.in.Shared; k == 0 && sh != nil {
+		if sh.zero == nil {
+			_, vs, err := s.place(ctx, 0, true)
+			if err != nil {
+				return nil, nil, err
+			}
+			sh.zero = &zeroRun{verdicts: vs}
+		}
+		return s.replayZero(), sh.zero.verdicts, nil
+	}
+	return s.place(ctx, k, full)
+}
+
+// replayZero is the shared run with no copy for this search: its gated
+// and skipped pods noted as never fitting, and its pending pods but
+// those this template never takes.
+func (s *search) replayZero() []*v1.Pod {
+	z := s.in.Shared.zero
+	for _, v := range z.verdicts {
+		if (v.Result == decide.Gated || v.Result == decide.Skipped) && !s.never.Has(v.Pod.UID) {
+			s.never.Insert(v.Pod.UID)
+			s.out.NeverFit = append(s.out.NeverFit, NeverFit{Pod: v.Pod.Namespace + "/" + v.Pod.Name, Plugin: string(v.Result), Reasons: []string{v.Message}})
+		}
+	}
+	var left []*v1.Pod
+	for _, v := range z.verdicts {
+		if v.Result != decide.Scheduled && !s.never.Has(v.Pod.UID) {
+			left = append(left, v.Pod)
+		}
+	}
+	return left
+}
+
+// place is trial's placement run.
+func (s *search) place(ctx context.Context, k int, full bool) ([]*v1.Pod, []*decide.Verdict, error) {
 	undo, err := s.addCopies(k)
 	if err != nil {
 		return nil, nil, err

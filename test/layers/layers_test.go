@@ -74,14 +74,15 @@ func layerRules() []rule {
 		{path: "pkg/printers", allowed: []string{"pkg/apis/v1alpha1", "internal/termtext"}, why: "printers see the output kinds only"},
 		{path: "internal/report", allowed: []string{"pkg/apis/v1alpha1", "pkg/printers", "internal/termtext"}, why: "the report page sees what printers see"},
 		{path: "pkg/cmd", denied: []string{"internal/decide"}, why: "the command line reaches the engine through internal/pipeline"},
-		{path: "pkg/cmd", denied: []string{"internal/whatif", "internal/simulate", "internal/scaledown"}, except: []string{"internal/simulate/script"},
-			why: "the command line runs the scenarios (drain, --until-fits, simulate, config comparison, scale-down) through internal/pipeline; it may parse --script with internal/simulate/script"},
+		{path: "pkg/cmd", denied: []string{"internal/whatif", "internal/simulate", "internal/scaledown", "internal/scaleup"}, except: []string{"internal/simulate/script"},
+			why: "the command line runs the scenarios (drain, --until-fits, simulate, config comparison, scale-down, --scale-up) through internal/pipeline; it may parse --script with internal/simulate/script"},
 		// The engine and the scenarios answer in their own types; internal/views
 		// maps them to the output kinds (internal/simulate still builds its
 		// Simulation itself, and the reader and the model carry a few kinds).
 		{path: "internal/decide", denied: outputKinds(), why: "the engine's answers are mapped to the output kinds by internal/views"},
 		{path: "internal/whatif", denied: outputKinds(), why: "the what-if edits and scenarios are mapped to the output kinds by internal/views"},
 		{path: "internal/scaledown", denied: outputKinds(), why: "the scale-down plan is mapped to the output kinds by internal/views"},
+		{path: "internal/scaleup", denied: outputKinds(), why: "the scale-up answer is mapped to the output kinds by internal/views"},
 	}
 }
 

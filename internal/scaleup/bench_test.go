@@ -1,0 +1,104 @@
+package scaleup
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/load/loadtest"
+	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+)
+
+const benchLabel = "bench.schedcache.io/scale-up"
+
+// BenchmarkScaleUp10Groups5kNodes150kPods measures why --scale-up after
+// loading, on the generated 5,000-node / 150,000-pod cluster: 10 node
+// groups, each made of one untainted, schedulable node (the first ten of
+// the generated cluster, labelled pool bench-0..9 and with a common
+// label), and 100 plain pending pods (no gate, no volume, the default
+// scheduler) that select the common label and ask for 1 cpu and 2Gi, so
+// that every group needs several new nodes. The templates, the ten
+// searches (sharing one Evaluator and the run with no new node) and
+// least-waste are timed. Target (2 cores): <= 10 s per answer.
+func BenchmarkScaleUp10Groups5kNodes150kPods(b *testing.B) {
+	path := loadtest.GenCluster(b, b.TempDir(), loadtest.LargeNodes, loadtest.LargePods)
+	c, err := load.ReadFiles(load.FileOptions{Filenames: []string{path}, Objects: true}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	nodes := benchGroups(c, 10)
+	if len(nodes) != 10 {
+		b.Fatalf("%d untainted, schedulable nodes, want 10", len(nodes))
+	}
+	pods := benchPods(c, 100)
+	m, err := model.Build(c, cache.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var pending []*v1.Pod
+	for _, p := range m.Pending {
+		if p.Spec.NodeSelector[benchLabel] != "" {
+			pending = append(pending, p)
+		}
+	}
+	b.Logf("%d nodes, %d pods, %d pending; %d groups, %d pods to place (%d selected)", len(c.Nodes), len(c.Pods), len(m.Pending), len(nodes), len(pending), pods)
+	var out *Outcome
+	for b.Loop() {
+		groups := Templates(nodes, c.Pods, c.Objects)
+		if out, err = Run(context.Background(), Input{Model: m, Objects: c.Objects, Groups: groups, Pods: pending}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/answer")
+	for _, g := range out.Groups {
+		b.Logf("%s (%s): %s, %d nodes, trials %v, waste %+v", g.Group.Name, g.Group.Template.Name, g.Result, g.Count, g.Search.Estimate.Trials, g.Waste)
+	}
+	b.Logf("least-waste: %v", out.Chosen)
+}
+
+// benchGroups labels the first n untainted, schedulable nodes as n node
+// groups sharing benchLabel (copies replace the objects in c) and returns
+// them.
+func benchGroups(c *load.Cluster, n int) []*v1.Node {
+	var out []*v1.Node
+	for i, node := range c.Nodes {
+		if len(out) == n {
+			break
+		}
+		if len(node.Spec.Taints) > 0 || node.Spec.Unschedulable {
+			continue
+		}
+		cp := node.DeepCopy()
+		cp.Labels["cloud.google.com/gke-nodepool"] = fmt.Sprintf("bench-%d", len(out))
+		cp.Labels[benchLabel] = "yes"
+		c.Nodes[i] = cp
+		out = append(out, cp)
+	}
+	return out
+}
+
+// benchPods has n plain pending pods select benchLabel with 1 cpu and 2Gi
+// (copies replace the objects in c); it returns how many it changed.
+func benchPods(c *load.Cluster, n int) int {
+	chosen := 0
+	for i, p := range c.Pods {
+		if chosen == n {
+			break
+		}
+		if p.Spec.NodeName != "" || len(p.Spec.SchedulingGates) > 0 || len(p.Spec.Volumes) > 0 || (p.Spec.SchedulerName != "" && p.Spec.SchedulerName != v1.DefaultSchedulerName) {
+			continue
+		}
+		q := p.DeepCopy()
+		q.Spec.NodeSelector = map[string]string{benchLabel: "yes"}
+		q.Spec.Affinity = nil
+		q.Spec.Containers[0].Resources.Requests = v1.ResourceList{v1.ResourceCPU: resource.MustParse("1"), v1.ResourceMemory: resource.MustParse("2Gi")}
+		c.Pods[i] = q
+		chosen++
+	}
+	return chosen
+}

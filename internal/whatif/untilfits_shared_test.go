@@ -1,0 +1,47 @@
+package whatif
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
+)
+
+// A search sharing its Evaluator and its run with no copy (Shared) gives
+// TestUntilFits' answer, twice in a row (the second replays the shared
+// run: its gated pod is still listed once), and leaves the cache as it
+// was.
+func TestUntilFitsShared(t *testing.T) {
+	c, err := load.ReadFiles(load.FileOptions{Filenames: []string{"testdata/scaleup.yaml"}, Objects: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Build(c, cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	podsBefore, _ := m.Cache.PodCount()
+	shared, err := NewShared(context.Background(), m, c.Objects, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shared.Close()
+	for i := range 2 {
+		res, err := UntilFits(context.Background(), UntilFitsInput{
+			Model: m, Objects: c.Objects, Template: c.Nodes[0], Bound: NodeBoundPods(c.Pods, "n1"), Pods: m.Pending, Shared: shared,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := res.Estimate
+		if got := fmt.Sprintf("%d %v %d %s", u.Count, u.Trials, len(u.NeverFit), u.NeverFit[3].Pod); got != "3 [{0 false 3} {2 false 0} {3 true 0}] 4 default/gated" {
+			t.Errorf("search %d: count, trials, never fit: %s", i+1, got)
+		}
+	}
+	if n, _ := m.Cache.PodCount(); n != podsBefore || m.Cache.NodeCount() != 1 {
+		t.Errorf("cache not restored: %d pods (want %d), %d nodes", n, podsBefore, m.Cache.NodeCount())
+	}
+}
