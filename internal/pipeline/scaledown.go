@@ -39,7 +39,7 @@ type ScaleDownRequest struct {
 // live with one GET. It changes in's model. Notes: a status that cannot be
 // read or parsed. Errors: scaledown.Plan's.
 func ScaleDown(ctx context.Context, in *Input, cfg *Config, req ScaleDownRequest, notes *Notes) (*v1alpha1.ScaleDownReport, error) {
-	sizes := groupSizes(ctx, in, notes)
+	sizes := groupSizes(ctx, in, notes, "minimum")
 	groups := map[string]int{}
 	for _, n := range in.Model.Nodes {
 		groups[scaledown.GroupOf(n)]++
@@ -56,9 +56,10 @@ func ScaleDown(ctx context.Context, in *Input, cfg *Config, req ScaleDownRequest
 
 // groupSizes reads the node groups' limits from cluster-autoscaler's
 // status ConfigMap: from the files' objects, or live with one GET. A
-// status that is absent or unreadable leaves the minimum sizes unknown
-// (a note says so when it cannot be read or parsed).
-func groupSizes(ctx context.Context, in *Input, notes *Notes) []scaledown.GroupSize {
+// status that is absent or unreadable leaves the sizes unknown; a note
+// says so when it cannot be read or parsed, naming the limit the command
+// needs (limit: "minimum" for scale-down, "maximum" for scale-up).
+func groupSizes(ctx context.Context, in *Input, notes *Notes, limit string) []scaledown.GroupSize {
 	var cm *v1.ConfigMap
 	if in.source.IsFiles() {
 		for _, obj := range in.Cluster.Objects {
@@ -73,7 +74,7 @@ func groupSizes(ctx context.Context, in *Input, notes *Notes) []scaledown.GroupS
 			case err == nil:
 				cm = got
 			case !apierrors.IsNotFound(err):
-				notes.Add(SeverityNote, "cannot read configmap kube-system/%s (%v): node groups' minimum sizes unknown", scaledown.StatusConfigMap, err)
+				notes.Add(SeverityNote, "cannot read configmap kube-system/%s (%v): node groups' %s sizes unknown", scaledown.StatusConfigMap, err, limit)
 			}
 		}
 	}
@@ -82,7 +83,7 @@ func groupSizes(ctx context.Context, in *Input, notes *Notes) []scaledown.GroupS
 	}
 	sizes, err := scaledown.ParseStatus(cm)
 	if err != nil {
-		notes.Add(SeverityNote, "%v: node groups' minimum sizes unknown", err)
+		notes.Add(SeverityNote, "%v: node groups' %s sizes unknown", err, limit)
 	}
 	return sizes
 }

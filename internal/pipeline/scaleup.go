@@ -31,7 +31,7 @@ func ScaleUp(ctx context.Context, in *Input, cfg *Config, pods UntilFitsPods, no
 	if len(groups) == 0 {
 		return nil, errNoGroups
 	}
-	run := scaleup.Input{Model: in.Model, Objects: c.Objects, Config: cfg, Groups: groups, Sizes: groupSizes(ctx, in, notes), Pods: pods.Pods}
+	run := scaleup.Input{Model: in.Model, Objects: c.Objects, Config: cfg, Groups: groups, Sizes: groupSizes(ctx, in, notes, "maximum"), Pods: pods.Pods}
 	if w := pods.Workload; w != nil {
 		if w.PerNode {
 			return nil, &UsageError{Err: fmt.Errorf("--scale-up with --pod-file %s: a %s runs one pod on every node, so no count of nodes is missing; give a Deployment, StatefulSet, Job or Pod", termtext.Line(pods.File), w.Kind)}
