@@ -126,7 +126,7 @@ func Simulate(ctx context.Context, req Request, cfg *Config, sr SimulateRequest,
 	if sr.Timeline.Node == "" {
 		WarnMissing(notes, pods, in.Cluster.Objects)
 	}
-	var out *v1alpha1.Simulation
+	var out *simulate.Result
 	if sr.Script != nil {
 		out, err = sim.RunScript(sr.Script, pods)
 	} else {
@@ -135,8 +135,7 @@ func Simulate(ctx context.Context, req Request, cfg *Config, sr SimulateRequest,
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
-	out.WhatIf = in.WhatIf()
-	return out, nil
+	return views.Simulation(out, in.WhatIf()), nil
 }
 
 // Unplaced reports whether some pod of a placement run ended

@@ -9,10 +9,11 @@
 // other commands use, built with a virtual clock (a k8s.io/utils/clock
 // PassiveClock that only the simulation moves) and an Observer; it records
 // every operation with the state transitions the cache reported and the
-// node's requested resources right after it, as a v1alpha1.Simulation. Two
-// modes exist: Run, a fixed timeline (assume every pod at +0s, bind after a
-// latency, cleanup ticks every period), and RunScript, a list of explicit
-// operations (see package script, which parses them).
+// node's requested resources right after it, as a Result (internal/views
+// maps it to the output kind, views.Simulation). Two modes exist: Run, a
+// fixed timeline (assume every pod at +0s, bind after a latency, cleanup
+// ticks every period), and RunScript, a list of explicit operations (see
+// package script, which parses them).
 //
 // The package is pure: no I/O and no wall clock, so the same inputs always
 // give the same Simulation.

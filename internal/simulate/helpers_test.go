@@ -13,7 +13,6 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
@@ -79,7 +78,7 @@ func ttlFlag(d time.Duration) TTLChoice {
 
 // summary renders events as "at kind pod node from→to cpu error" lines,
 // compact enough to compare whole timelines in tests.
-func summary(events []v1alpha1.SimulationEvent) string {
+func summary(events []Event) string {
 	var b strings.Builder
 	for _, e := range events {
 		pod, state, cpu := "-", "-", "-"

@@ -6,23 +6,21 @@ import (
 	"time"
 
 	"github.com/schedcache/kubectl-schedcache/internal/model"
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
 // result assembles the Simulation at the end of a run.
-func (s *Simulator) result(script bool) *v1alpha1.Simulation {
-	out := &v1alpha1.Simulation{
+func (s *Simulator) result(script bool) *Result {
+	out := &Result{
 		Source:   s.model.Source,
 		Settings: s.settings(script),
 		Events:   s.events,
-		Nodes:    []v1alpha1.SimulatedNode{},
-		Pods:     make([]v1alpha1.SimulatedPod, 0, len(s.pods.order)),
+		Nodes:    []Node{},
+		Pods:     make([]Pod, 0, len(s.pods.order)),
 	}
 	if out.Events == nil {
-		out.Events = []v1alpha1.SimulationEvent{}
+		out.Events = []Event{}
 	}
-	v1alpha1.SetKind(out, "Simulation")
 	for _, name := range s.touchedInOrder() {
 		before := s.before[name]
 		if before != nil {
@@ -38,9 +36,9 @@ func (s *Simulator) result(script bool) *v1alpha1.Simulation {
 
 // settings are the inputs that shaped the run, with the cleanup period
 // and the timeline length in effect.
-func (s *Simulator) settings(script bool) v1alpha1.SimulationSettings {
+func (s *Simulator) settings(script bool) Settings {
 	o, ttl := s.opts, s.opts.TTL
-	st := v1alpha1.SimulationSettings{
+	st := Settings{
 		Mode:  "timeline",
 		Start: Epoch.Format(time.RFC3339),
 		TTL:   ttl.TTL.String(), TTLMillis: ttl.TTL.Milliseconds(),
@@ -52,14 +50,14 @@ func (s *Simulator) settings(script bool) v1alpha1.SimulationSettings {
 		return st
 	}
 	period, until := o.period(), o.until()
-	st.Timeline = &v1alpha1.TimelineSettings{
+	st.Timeline = &TimelineSettings{
 		Bind: string(o.defaultOutcome()), Node: o.Node,
 		BindLatency: o.BindLatency.String(), BindLatencyMillis: o.BindLatency.Milliseconds(),
 		CleanupPeriod: period.String(), CleanupPeriodMillis: period.Milliseconds(),
 		Until: until.String(), UntilMillis: until.Milliseconds(),
 	}
 	for pod, outcome := range o.BindFor {
-		st.Timeline.BindFor = append(st.Timeline.BindFor, v1alpha1.BindOverride{Pod: pod, Outcome: string(outcome)})
+		st.Timeline.BindFor = append(st.Timeline.BindFor, BindOverride{Pod: pod, Outcome: string(outcome)})
 	}
 	sort.Slice(st.Timeline.BindFor, func(i, j int) bool { return st.Timeline.BindFor[i].Pod < st.Timeline.BindFor[j].Pod })
 	return st
@@ -67,8 +65,8 @@ func (s *Simulator) settings(script bool) v1alpha1.SimulationSettings {
 
 // summaryOf is a touched node's requests before the run and after it
 // (nil: no NodeInfo then); the allocatable is the last known.
-func summaryOf(name string, before, after *nodeState) v1alpha1.SimulatedNode {
-	n := v1alpha1.SimulatedNode{Name: name}
+func summaryOf(name string, before, after *nodeState) Node {
+	n := Node{Name: name}
 	last := after
 	if before != nil {
 		r := before.requested
@@ -110,10 +108,10 @@ func (s *Simulator) touchedInOrder() []string {
 }
 
 // outcome is a pod's final state with an explanation.
-func (s *Simulator) outcome(t *tracked) v1alpha1.SimulatedPod {
-	o := v1alpha1.SimulatedPod{
+func (s *Simulator) outcome(t *tracked) Pod {
+	o := Pod{
 		PodRef:    podRef(t.orig),
-		Requested: v1alpha1.NodeUsage{MilliCPU: t.req.MilliCPU, Memory: t.req.Memory, Pods: 1, Overflow: model.PodOverflows(t.orig)},
+		Requested: Usage{MilliCPU: t.req.MilliCPU, Memory: t.req.Memory, Pods: 1, Overflow: model.PodOverflows(t.orig)},
 		State:     string(t.state), Node: t.node,
 	}
 	switch t.state {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
@@ -192,14 +191,14 @@ func (s *Simulator) Close() {
 
 // rejections lists, for an unschedulable verdict, each evaluated node with
 // the Filter plugin that rejected it and its reasons.
-func rejections(v *decide.Verdict) []v1alpha1.NodeReasons {
-	var out []v1alpha1.NodeReasons
+func rejections(v *decide.Verdict) []NodeReasons {
+	var out []NodeReasons
 	for _, n := range v.Nodes {
 		if !n.Feasible {
 			if out == nil { // room for all: usually every node evaluated is
-				out = make([]v1alpha1.NodeReasons, 0, len(v.Nodes))
+				out = make([]NodeReasons, 0, len(v.Nodes))
 			}
-			out = append(out, v1alpha1.NodeReasons{Node: n.Name, Plugin: n.Plugin, Reasons: n.Reasons})
+			out = append(out, NodeReasons{Node: n.Name, Plugin: n.Plugin, Reasons: n.Reasons})
 		}
 	}
 	return out

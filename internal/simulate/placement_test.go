@@ -7,7 +7,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/schedcache/kubectl-schedcache/internal/decide"
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
 // The unschedulable note counts the victims the scheduler deletes, and
@@ -35,7 +34,7 @@ func TestUnschedulableNotePreemption(t *testing.T) {
 // expired (it was on a; no longer placed), one unschedulable: 3 placed on
 // 2 nodes, 1 unschedulable.
 func TestTallyOf(t *testing.T) {
-	pods := []v1alpha1.SimulatedPod{
+	pods := []Pod{
 		{State: "Assumed", Node: "a"}, {State: "Assumed", Node: "a"}, {State: "Added", Node: "b"},
 		{State: "Expired", Node: "a"}, {State: string(StateUnschedulable)},
 	}

@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
@@ -39,7 +38,7 @@ type tracked struct {
 
 	// unschedulable holds the reasons of the last placement that found no
 	// node, and their summary; cleared by any transition.
-	unschedulable     []v1alpha1.NodeReasons
+	unschedulable     []NodeReasons
 	unschedulableNote string
 }
 

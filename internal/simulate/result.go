@@ -1,11 +1,10 @@
 package simulate
 
 import (
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
-// Event kinds (v1alpha1.SimulationEvent.Event). Pod operations are named
+// Event kinds (Event.Event). Pod operations are named
 // after the Cache method they call.
 const (
 	EventAssume        = "assume"
@@ -40,8 +39,8 @@ type Tally struct {
 	Placed, Nodes, Unschedulable int
 }
 
-// TallyOf counts the final states of pods (v1alpha1.Simulation.Pods).
-func TallyOf(pods []v1alpha1.SimulatedPod) Tally {
+// TallyOf counts the final states of pods (Result.Pods).
+func TallyOf(pods []Pod) Tally {
 	var t Tally
 	nodes := map[string]bool{}
 	for _, p := range pods {

@@ -12,7 +12,6 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/simulate/script"
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
@@ -22,7 +21,7 @@ import (
 // with the cache's error if it returned one. Only the script's own
 // mistakes (an unknown pod or node, an add without a node) stop the run:
 // they are returned as *script.Error.
-func (s *Simulator) RunScript(steps []script.Step, pods []*v1.Pod) (*v1alpha1.Simulation, error) {
+func (s *Simulator) RunScript(steps []script.Step, pods []*v1.Pod) (*Result, error) {
 	if err := s.begin(); err != nil {
 		return nil, err
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/simulate/script"
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
 // scriptCluster: zones z-a = [a-1, a-2], z-b = [b-1]; run-a1 and run-b1
@@ -30,7 +29,7 @@ func scriptCluster() *load.Cluster {
 	)
 }
 
-func runScript(t *testing.T, src string, opts Options) (*Simulator, *v1alpha1.Simulation) {
+func runScript(t *testing.T, src string, opts Options) (*Simulator, *Result) {
 	t.Helper()
 	steps, err := script.Parse([]byte(src))
 	if err != nil {

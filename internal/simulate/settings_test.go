@@ -6,8 +6,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
-
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
 func TestSimulationTimelineSettings(t *testing.T) {
@@ -21,16 +19,16 @@ func TestSimulationTimelineSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Kind != "Simulation" || out.APIVersion != "schedcache.kubectl.io/v1alpha1" || out.Source != "test" {
-		t.Errorf("type meta %v, source %q", out.TypeMeta, out.Source)
+	if out.Source != "test" {
+		t.Errorf("source %q", out.Source)
 	}
-	want := v1alpha1.SimulationSettings{
+	want := Settings{
 		Mode: "timeline", Start: "2026-01-01T00:00:00Z",
 		TTL: "2m0s", TTLMillis: 120000, TTLSource: "kube-scheduler v1.21.14 default", KubeVersion: "v1.21.14",
 		End: "2m1s", EndMillis: 121000,
-		Timeline: &v1alpha1.TimelineSettings{
+		Timeline: &TimelineSettings{
 			Bind:        "lost",
-			BindFor:     []v1alpha1.BindOverride{{Pod: "ns/p", Outcome: "confirm"}, {Pod: "ns/q", Outcome: "fail"}},
+			BindFor:     []BindOverride{{Pod: "ns/p", Outcome: "confirm"}, {Pod: "ns/q", Outcome: "fail"}},
 			BindLatency: "250ms", BindLatencyMillis: 250,
 			CleanupPeriod: "1s", CleanupPeriodMillis: 1000,
 			Until: "2m1s", UntilMillis: 121000,
@@ -44,12 +42,12 @@ func TestSimulationTimelineSettings(t *testing.T) {
 		t.Errorf("unschedulable event %+v", unsched)
 	}
 	q := out.Pods[1]
-	if q.State != "Unschedulable" || !cmp.Equal(q.Requested, v1alpha1.NodeUsage{MilliCPU: 8000, Memory: 1 << 30, Pods: 1}) ||
-		!cmp.Equal(q.Unschedulable, []v1alpha1.NodeReasons{{Node: "n1", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}}}) {
+	if q.State != "Unschedulable" || !cmp.Equal(q.Requested, Usage{MilliCPU: 8000, Memory: 1 << 30, Pods: 1}) ||
+		!cmp.Equal(q.Unschedulable, []NodeReasons{{Node: "n1", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}}}) {
 		t.Errorf("pod q %+v", q)
 	}
 	n := out.Nodes[0]
-	if !cmp.Equal(n.Allocatable, v1alpha1.NodeUsage{MilliCPU: 2000, Memory: 4 << 30, Pods: 10}) || n.Before.MilliCPU != 0 || n.After.MilliCPU != 500 {
+	if !cmp.Equal(n.Allocatable, Usage{MilliCPU: 2000, Memory: 4 << 30, Pods: 10}) || n.Before.MilliCPU != 0 || n.After.MilliCPU != 500 {
 		t.Errorf("node %+v", n)
 	}
 }

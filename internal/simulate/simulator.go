@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/schedcache/kubectl-schedcache/internal/model"
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
@@ -49,7 +48,7 @@ type Simulator struct {
 	// marks (model.MayOverflow); overflowScanned the nodes whose pods were
 	// looked at once, when an event first touched them.
 	mayOverflow, overflowScanned map[string]bool
-	events                       []v1alpha1.SimulationEvent
+	events                       []Event
 	step                         int
 	ran                          bool
 }
@@ -161,7 +160,7 @@ func (s *Simulator) record(kind string, pod *v1.Pod, node, note string, call fun
 func (s *Simulator) recordTransitions(kind, note string, err error) bool {
 	trs := s.transitions
 	s.transitions = nil
-	events := make([]v1alpha1.SimulationEvent, len(trs))
+	events := make([]Event, len(trs))
 	for i, tr := range trs {
 		k, n := kind, note
 		if tr.Cause == "Cleanup" {
@@ -188,8 +187,8 @@ func (s *Simulator) recordTransitions(kind, note string, err error) bool {
 // applies them atomically, so the state after each expiry is the final one
 // plus the requests of the pods expired after it on the same node (exactly
 // what removal subtracts: the cached pod's computed resource).
-func (s *Simulator) setRequested(events []v1alpha1.SimulationEvent, trs []cache.Transition) {
-	later := map[string]*v1alpha1.NodeUsage{}
+func (s *Simulator) setRequested(events []Event, trs []cache.Transition) {
+	later := map[string]*Usage{}
 	laterPods := map[string][]*cache.PodInfo{}
 	for i := len(events) - 1; i >= 0; i-- {
 		e := &events[i]
@@ -199,7 +198,7 @@ func (s *Simulator) setRequested(events []v1alpha1.SimulationEvent, trs []cache.
 			continue
 		}
 		if later[e.Node] == nil {
-			later[e.Node] = &v1alpha1.NodeUsage{}
+			later[e.Node] = &Usage{}
 		}
 		r := s.opts.profile().PodResource(trs[i].Pod).Resource
 		later[e.Node].MilliCPU += r.MilliCPU
@@ -215,7 +214,7 @@ func (s *Simulator) setRequested(events []v1alpha1.SimulationEvent, trs []cache.
 // The marks are model.PodsOverflows of that state, computed only for the
 // nodes model.MayOverflow flags: the others cannot wrap, and computing
 // them at every event would cost the node's pod count each time.
-func (s *Simulator) markOverflow(u *v1alpha1.NodeUsage, node string, pod *v1.Pod, extra []*cache.PodInfo) {
+func (s *Simulator) markOverflow(u *Usage, node string, pod *v1.Pod, extra []*cache.PodInfo) {
 	if u == nil || node == "" {
 		return
 	}
@@ -254,12 +253,12 @@ func (s *Simulator) flagOverflow(node string, pods ...*cache.PodInfo) {
 
 // plus adds extra to u; a node without a NodeInfo at the end had a
 // placeholder while the extra pods were on it.
-func plus(u, extra *v1alpha1.NodeUsage) *v1alpha1.NodeUsage {
+func plus(u, extra *Usage) *Usage {
 	if extra == nil {
 		return u
 	}
 	if u == nil {
-		u = &v1alpha1.NodeUsage{}
+		u = &Usage{}
 	}
 	sum := *u
 	sum.MilliCPU += extra.MilliCPU
@@ -279,8 +278,8 @@ func (s *Simulator) expiryNote(p *v1.Pod) string {
 
 // newEvent is an event of kind concerning pod (nil for node and clock
 // events) and node, with the cache's error.
-func newEvent(kind string, pod *v1.Pod, node, note string, err error) v1alpha1.SimulationEvent {
-	e := v1alpha1.SimulationEvent{Event: kind, Node: node, Note: note}
+func newEvent(kind string, pod *v1.Pod, node, note string, err error) Event {
+	e := Event{Event: kind, Node: node, Note: note}
 	if pod != nil {
 		ref := podRef(pod)
 		e.Pod = &ref
@@ -293,7 +292,7 @@ func newEvent(kind string, pod *v1.Pod, node, note string, err error) v1alpha1.S
 
 // emit stamps e with the time, the script step and, unless already set,
 // its node's requests after the operation, and appends it.
-func (s *Simulator) emit(e v1alpha1.SimulationEvent) {
+func (s *Simulator) emit(e Event) {
 	e.At, e.AtMillis, e.Step = s.now.String(), s.now.Milliseconds(), s.step
 	if e.Node != "" {
 		s.touch(e.Node)
@@ -314,7 +313,7 @@ func (s *Simulator) touch(node string) {
 
 // nodeState is what the node summary shows of one NodeInfo.
 type nodeState struct {
-	requested, allocatable v1alpha1.NodeUsage
+	requested, allocatable Usage
 	placeholder, ghost     bool
 	// overflow: model.NodeOverflows, for the node summary only (result,
 	// finalNode); events do not compute it.
@@ -343,15 +342,15 @@ func (s *Simulator) node(name string) *nodeState {
 		return nil
 	}
 	return &nodeState{
-		requested:   v1alpha1.NodeUsage{MilliCPU: sum.Requested.MilliCPU, Memory: sum.Requested.Memory, Pods: int64(sum.Pods)},
-		allocatable: v1alpha1.NodeUsage{MilliCPU: sum.Allocatable.MilliCPU, Memory: sum.Allocatable.Memory, Pods: sum.Allocatable.AllowedPodNumber},
+		requested:   Usage{MilliCPU: sum.Requested.MilliCPU, Memory: sum.Requested.Memory, Pods: int64(sum.Pods)},
+		allocatable: Usage{MilliCPU: sum.Allocatable.MilliCPU, Memory: sum.Allocatable.Memory, Pods: sum.Allocatable.AllowedPodNumber},
 		placeholder: sum.Placeholder, ghost: sum.Ghost,
 	}
 }
 
 // requested is the requests of node now, nil when the cache has no
 // NodeInfo for it.
-func (s *Simulator) requested(node string) *v1alpha1.NodeUsage {
+func (s *Simulator) requested(node string) *Usage {
 	st := s.node(node)
 	if st == nil {
 		return nil
@@ -361,14 +360,14 @@ func (s *Simulator) requested(node string) *v1alpha1.NodeUsage {
 
 func stateOf(ni *cache.NodeInfo) *nodeState {
 	return &nodeState{
-		requested:   v1alpha1.NodeUsage{MilliCPU: ni.Requested.MilliCPU, Memory: ni.Requested.Memory, Pods: int64(len(ni.Pods))},
-		allocatable: v1alpha1.NodeUsage{MilliCPU: ni.Allocatable.MilliCPU, Memory: ni.Allocatable.Memory, Pods: ni.Allocatable.AllowedPodNumber},
+		requested:   Usage{MilliCPU: ni.Requested.MilliCPU, Memory: ni.Requested.Memory, Pods: int64(len(ni.Pods))},
+		allocatable: Usage{MilliCPU: ni.Allocatable.MilliCPU, Memory: ni.Allocatable.Memory, Pods: ni.Allocatable.AllowedPodNumber},
 		placeholder: ni.IsPlaceholder(), ghost: ni.IsGhost(),
 	}
 }
 
-func podRef(p *v1.Pod) v1alpha1.PodRef {
-	return v1alpha1.PodRef{Namespace: p.Namespace, Name: p.Name, UID: string(p.UID)}
+func podRef(p *v1.Pod) PodRef {
+	return PodRef{Namespace: p.Namespace, Name: p.Name, UID: string(p.UID)}
 }
 
 // offset renders a clock offset as "+31s".

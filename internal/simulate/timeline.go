@@ -5,8 +5,6 @@ import (
 	"sort"
 
 	v1 "k8s.io/api/core/v1"
-
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 )
 
 // Run simulates scheduling pods (unassigned pods, in order) on a fixed
@@ -24,7 +22,7 @@ import (
 //
 // Events at the same instant run in that order: binding before cleanup.
 // It fails if a pod is given twice or BindFor names a pod not given.
-func (s *Simulator) Run(pods []*v1.Pod) (*v1alpha1.Simulation, error) {
+func (s *Simulator) Run(pods []*v1.Pod) (*Result, error) {
 	if s.opts.Node == "" && len(pods) > 0 && !s.ran {
 		s.prebuild()
 	}

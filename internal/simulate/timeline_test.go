@@ -12,7 +12,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/schedcache/kubectl-schedcache/internal/simulate/script"
-	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
@@ -178,7 +177,7 @@ func TestPlacement(t *testing.T) {
 		t.Errorf("unschedulable note %q", note)
 	}
 	w3 := res.Pods[4]
-	wantReasons := []v1alpha1.NodeReasons{
+	wantReasons := []NodeReasons{
 		{Node: "a-1", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}},
 		{Node: "b-1", Plugin: "NodeResourcesFit", Reasons: []string{"Too many pods", "Insufficient cpu"}},
 		{Node: "a-2", Plugin: "NodeResourcesFit", Reasons: []string{"Insufficient cpu"}},

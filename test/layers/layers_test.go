@@ -77,12 +77,13 @@ func layerRules() []rule {
 		{path: "pkg/cmd", denied: []string{"internal/whatif", "internal/simulate", "internal/scaledown", "internal/scaleup"}, except: []string{"internal/simulate/script"},
 			why: "the command line runs the scenarios (drain, --until-fits, simulate, config comparison, scale-down, --scale-up) through internal/pipeline; it may parse --script with internal/simulate/script"},
 		// The engine and the scenarios answer in their own types; internal/views
-		// maps them to the output kinds (internal/simulate still builds its
-		// Simulation itself, and the reader and the model carry a few kinds).
+		// maps them to the output kinds (the reader and the model carry a few
+		// kinds).
 		{path: "internal/decide", denied: outputKinds(), why: "the engine's answers are mapped to the output kinds by internal/views"},
 		{path: "internal/whatif", denied: outputKinds(), why: "the what-if edits and scenarios are mapped to the output kinds by internal/views"},
 		{path: "internal/scaledown", denied: outputKinds(), why: "the scale-down plan is mapped to the output kinds by internal/views"},
 		{path: "internal/scaleup", denied: outputKinds(), why: "the scale-up answer is mapped to the output kinds by internal/views"},
+		{path: "internal/simulate", denied: outputKinds(), why: "the simulation's timeline and final states are mapped to the output kinds by internal/views"},
 	}
 }
 
