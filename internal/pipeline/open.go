@@ -70,10 +70,12 @@ func (in *Input) WhatIf() *v1alpha1.WhatIf { return views.WhatIf(in.Applied) }
 // Open reads or lists the input, chooses the kube-scheduler version once
 // (Choose's rules: --kube-version; a live server's version, asked before
 // the listing; for files, the nodes' kubelets, decided at the first pod),
-// applies the edits and builds the model. Without edits the model is
-// built while the input is read (load.Sink), one model for one version;
-// with edits, from the edited cluster. Notes and warnings go to notes,
-// in order; nothing is printed. Errors: load's (*load.Error), a
+// applies the edits and builds the model. The model is built while the
+// input is read (load.Sink), one model for one version, with the edits
+// made at the first pod (editingSink) when there are any; from the whole
+// edited cluster when that cannot be (the version known only after a live
+// listing, --add-node-file, a node after a pod). Notes and warnings go
+// to notes, in order; nothing is printed. Errors: load's (*load.Error), a
 // *UsageError for a flag value the input refutes.
 func Open(ctx context.Context, req Request, notes *Notes) (*Input, error) {
 	if req.Edits.Given() {
@@ -102,15 +104,56 @@ func Open(ctx context.Context, req Request, notes *Notes) (*Input, error) {
 
 // openEdited is Open with edits: load, choose the version from the
 // unedited input, apply the edits, build the edited cluster's model.
+// When the version is known by the first pod and no --add-node-file is
+// read, the model is built while reading (editingSink); else, or when the
+// streamed cluster is not the edited one, from the whole edited cluster.
 func openEdited(ctx context.Context, req Request, notes *Notes) (*Input, error) {
 	chooser, err := newChooser(ctx, req, notes)
 	if err != nil {
 		return nil, err
 	}
-	orig, err := req.Source.Load(ctx, nil, notes)
+	var sink *editingSink
+	var loadSink load.Sink
+	if chooser.streams() && len(req.Edits.Files) == 0 {
+		sink = newEditingSink(req.Edits, chooser.builder)
+		loadSink = sink
+	}
+	orig, err := req.Source.Load(ctx, loadSink, notes)
 	if err != nil {
 		return nil, err
 	}
+	if sink != nil {
+		if in, ok, err := finishStreamed(req, chooser, sink, orig, notes); ok {
+			return in, err
+		}
+	}
+	return editLoaded(req, chooser, orig, notes)
+}
+
+// finishStreamed is openEdited's end when the model was built while
+// reading: the edits applied to orig (for the edited cluster and what
+// they did) and the model finished with the pods Apply appends; false
+// when the streamed cluster is not Apply's (editLoaded then builds the
+// model, and says any error, from orig).
+func finishStreamed(req Request, chooser *chooser, sink *editingSink, orig *load.Cluster, notes *Notes) (*Input, bool, error) {
+	var said Notes // the edits' note, after the version's
+	edited, applied, template, err := req.Edits.apply(orig, req.Source.Stdin, req.Source.Limits, &said)
+	if err != nil || !sink.complete(edited) {
+		return nil, false, nil
+	}
+	m, choice, err := chooser.finish(edited, notes)
+	if err != nil {
+		return nil, true, err
+	}
+	notes.AddAll(said.List())
+	m.WriteWarnings(notes.Writer())
+	req.Order.Apply(m, notes)
+	return &Input{Cluster: edited, Model: m, Choice: choice, Applied: applied, Original: orig, Template: template, order: req.Order, source: req.Source}, true, nil
+}
+
+// editLoaded is openEdited's end from the whole loaded cluster orig:
+// choose the version, apply the edits, build the edited cluster's model.
+func editLoaded(req Request, chooser *chooser, orig *load.Cluster, notes *Notes) (*Input, error) {
 	choice, err := chooser.choose(orig.Nodes, notes)
 	if err != nil {
 		return nil, err
