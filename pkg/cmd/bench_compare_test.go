@@ -17,6 +17,7 @@ import (
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/load/loadtest"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/schedlog"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
@@ -59,7 +60,7 @@ func BenchmarkCompare5kNodes150kPods(b *testing.B) {
 func loadOnce(path string) error {
 	in := NewInputFlags()
 	in.Filenames = []string{path}
-	m, err := in.LoadModel(context.Background(), genericiooptions.IOStreams{In: bytes.NewReader(nil), Out: io.Discard, ErrOut: io.Discard}, cache.Options{})
+	m, err := in.LoadModel(context.Background(), genericiooptions.IOStreams{In: bytes.NewReader(nil), Out: io.Discard, ErrOut: io.Discard}, cache.Options{}, new(pipeline.Notes))
 	if err == nil && len(m.Nodes) != loadtest.LargeNodes {
 		err = fmt.Errorf("loaded %d nodes", len(m.Nodes))
 	}

@@ -137,7 +137,9 @@ func (o *CompareOptions) Run() error {
 	if err != nil {
 		return err
 	}
-	m, err := o.Input.LoadModel(ctx, o.IOStreams, opts)
+	var notes pipeline.Notes
+	m, err := o.Input.LoadModel(ctx, o.IOStreams, opts, &notes)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return err
 	}

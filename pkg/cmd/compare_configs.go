@@ -128,7 +128,7 @@ func (o *SimulateOptions) compareConfigs() error {
 		return pick(m, notes)
 	}
 	rows, err := pipeline.CompareSimulations(o.context(), o.Input.request(o.IOStreams, o.WhatIf.pipelineEdits(), cache.Options{}), cfgs, sr, &notes)
-	_, _ = notes.WriteTo(o.ErrOut)
+	printNotes(o.ErrOut, &notes)
 	if errors.Is(err, errNoPendingPods) {
 		noResourcesFound(o.ErrOut, o.pendingNamespace())
 		return nil
@@ -159,7 +159,9 @@ func (o *WhyOptions) compareConfigs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cluster, err := o.WhatIf.loadEdited(ctx, o.Input, o.IOStreams)
+	var notes pipeline.Notes
+	cluster, err := o.WhatIf.loadEdited(ctx, o.Input, o.IOStreams, &notes)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return err
 	}
@@ -170,7 +172,8 @@ func (o *WhyOptions) compareConfigs(ctx context.Context) error {
 	out := newConfigComparison("why")
 	var lines []string
 	err = quietAfterFirst(&o.ErrOut, len(cfgs), func(i int) error {
-		m, err := o.Input.BuildModel(o.context(), cluster, cache.Options{}, o.ErrOut)
+		m, err := o.Input.BuildModel(o.context(), cluster, cache.Options{}, &notes)
+		printNotes(o.ErrOut, &notes)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 )
 
 // Completion of node, pod and namespace names, for arguments and flags,
@@ -90,7 +91,7 @@ func (f *InputFlags) podRefs(ctx context.Context, toComplete string, pendingOnly
 
 func (f *InputFlags) nodeNames(ctx context.Context) ([]string, error) {
 	if len(f.Filenames) > 0 {
-		c, err := f.forCompletion().Load(ctx, quietStreams())
+		c, err := f.forCompletion().Load(ctx, quietStreams(), new(pipeline.Notes))
 		if err != nil {
 			return nil, err
 		}
@@ -119,7 +120,7 @@ func (f *InputFlags) nodeNames(ctx context.Context) ([]string, error) {
 // (pending only if asked); of a live cluster, the pending pods.
 func (f *InputFlags) podsForCompletion(ctx context.Context, pendingOnly bool) ([]*v1.Pod, error) {
 	if len(f.Filenames) > 0 {
-		c, err := f.forCompletion().Load(ctx, quietStreams())
+		c, err := f.forCompletion().Load(ctx, quietStreams(), new(pipeline.Notes))
 		if err != nil {
 			return nil, err
 		}

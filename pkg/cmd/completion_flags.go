@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/pkg/printers"
 )
 
@@ -66,7 +67,7 @@ func (f *OutputFlags) completeColumns(list bool) cobra.CompletionFunc {
 
 func (f *InputFlags) namespaceNames(ctx context.Context) ([]string, error) {
 	if len(f.Filenames) > 0 {
-		c, err := f.forCompletion().Load(ctx, quietStreams())
+		c, err := f.forCompletion().Load(ctx, quietStreams(), new(pipeline.Notes))
 		if err != nil {
 			return nil, err
 		}

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedcache/kubectl-schedcache/internal/diff"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
@@ -200,7 +201,9 @@ func (o *DiffOptions) readSaved(path string) (*saved, error) {
 
 // now builds the same view of the cluster (or -f files) as kind.
 func (o *DiffOptions) now(ctx context.Context, kind string) (*saved, error) {
-	m, err := o.Input.LoadModel(ctx, o.IOStreams, cache.Options{})
+	var notes pipeline.Notes
+	m, err := o.Input.LoadModel(ctx, o.IOStreams, cache.Options{}, &notes)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return nil, err
 	}

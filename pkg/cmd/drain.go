@@ -175,7 +175,9 @@ func (o *DrainOptions) run(ctx context.Context) error {
 	}
 	// The what-if edits (--cordon, --add-node, …) apply to the input
 	// before the drain is planned: "drain X once Y is added".
-	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams)
+	var notes pipeline.Notes
+	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams, &notes)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return err
 	}
@@ -185,10 +187,9 @@ func (o *DrainOptions) run(ctx context.Context) error {
 	}
 	rules := o.Rules
 	rules.DaemonSetsComplete = len(o.Input.Filenames) == 0 && !unlisted(in.Cluster, "DaemonSet")
-	var notes pipeline.Notes
 	report, err := pipeline.Drain(ctx, in, cfg, pipeline.DrainRequest{Nodes: nodes, Rules: rules,
 		IncludePending: o.IncludePending, Now: o.now(), Timeout: o.Timeout}, &notes)
-	_, _ = notes.WriteTo(o.ErrOut)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return err
 	}

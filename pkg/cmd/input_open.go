@@ -21,7 +21,9 @@ import (
 
 // What the input flags open (input.go holds the flags): the pipeline's
 // Source and Request, the live client, and the few thin calls of the
-// pipeline the commands share, each printing the pipeline's notes.
+// pipeline the commands share. Each adds the pipeline's notes to the
+// caller's Notes, as data: the command prints them at its own print points
+// (printNotes), also when the call fails.
 
 // PlainReadEnv is the environment variable that, set to anything, makes -f
 // read without the memory layer (pipeline.PlainReadEnv).
@@ -56,23 +58,18 @@ func (f *InputFlags) request(streams genericiooptions.IOStreams, edits *pipeline
 	return pipeline.Request{Source: f.source(streams), Version: spec, Edits: edits, Options: opts, Order: f.SchedulerLog.nodeOrder()}
 }
 
-// open runs the pipeline's Open (load, version, edits, model) and prints
-// its notes on streams.ErrOut, also when it fails.
-func (f *InputFlags) open(ctx context.Context, streams genericiooptions.IOStreams, edits *pipeline.Edits, opts cache.Options) (*pipeline.Input, error) {
-	var notes pipeline.Notes
-	in, err := pipeline.Open(ctx, f.request(streams, edits, opts), &notes)
-	_, _ = notes.WriteTo(streams.ErrOut)
+// open runs the pipeline's Open (load, version, edits, model), its notes
+// added to notes, also when it fails.
+func (f *InputFlags) open(ctx context.Context, streams genericiooptions.IOStreams, edits *pipeline.Edits, opts cache.Options, notes *pipeline.Notes) (*pipeline.Input, error) {
+	in, err := pipeline.Open(ctx, f.request(streams, edits, opts), notes)
 	return in, pipelineError(err)
 }
 
-// Load reads the cluster from files or lists it live. Warnings go to
-// streams.ErrOut, progress to its terminal.
-func (f *InputFlags) Load(ctx context.Context, streams genericiooptions.IOStreams) (*load.Cluster, error) {
-	var notes pipeline.Notes
+// Load reads the cluster from files or lists it live, its warnings added
+// to notes; progress goes to streams.ErrOut's terminal.
+func (f *InputFlags) Load(ctx context.Context, streams genericiooptions.IOStreams, notes *pipeline.Notes) (*load.Cluster, error) {
 	src := f.source(streams)
-	c, err := src.Load(ctx, nil, &notes)
-	_, _ = notes.WriteTo(streams.ErrOut)
-	return c, err
+	return src.Load(ctx, nil, notes)
 }
 
 // client returns the live client, made on first use with the warnings
@@ -103,27 +100,24 @@ func (f *InputFlags) client(warnings io.Writer) (kubernetes.Interface, string, e
 }
 
 // Choose is the kube-scheduler version of cluster (loaded with Load), by
-// the pipeline's one rule, its notes said on warnings.
-func (f *InputFlags) Choose(ctx context.Context, streams genericiooptions.IOStreams, cluster *load.Cluster, warnings io.Writer) (pipeline.Choice, error) {
-	var notes pipeline.Notes
+// the pipeline's one rule, its notes added to notes.
+func (f *InputFlags) Choose(ctx context.Context, streams genericiooptions.IOStreams, cluster *load.Cluster, notes *pipeline.Notes) (pipeline.Choice, error) {
 	var nodes []*v1.Node
 	if cluster != nil {
 		nodes = cluster.Nodes
 	}
-	choice, err := pipeline.Choose(ctx, f.request(streams, nil, cache.Options{}), nodes, &notes)
-	_, _ = notes.WriteTo(warnings)
+	choice, err := pipeline.Choose(ctx, f.request(streams, nil, cache.Options{}), nodes, notes)
 	return choice, pipelineError(err)
 }
 
 // BuildModel builds the cache model of cluster (loaded with Load) with opts,
-// modelling the version Choose gives unless opts sets a profile, and warns
-// on warnings of the pods the cache refused.
-func (f *InputFlags) BuildModel(ctx context.Context, cluster *load.Cluster, opts cache.Options, warnings io.Writer) (*model.Model, error) {
-	var notes pipeline.Notes
+// modelling the version Choose gives unless opts sets a profile; the
+// version's notes and the warnings of the pods the cache refused are added
+// to notes.
+func (f *InputFlags) BuildModel(ctx context.Context, cluster *load.Cluster, opts cache.Options, notes *pipeline.Notes) (*model.Model, error) {
 	if opts.Profile == nil {
-		choice, err := pipeline.Choose(ctx, f.request(genericiooptions.IOStreams{ErrOut: io.Discard}, nil, opts), cluster.Nodes, &notes)
+		choice, err := pipeline.Choose(ctx, f.request(genericiooptions.IOStreams{ErrOut: io.Discard}, nil, opts), cluster.Nodes, notes)
 		if err != nil {
-			_, _ = notes.WriteTo(warnings)
 			return nil, pipelineError(err)
 		}
 		opts.Profile = &choice.Profile
@@ -133,26 +127,31 @@ func (f *InputFlags) BuildModel(ctx context.Context, cluster *load.Cluster, opts
 		return nil, err
 	}
 	m.WriteWarnings(notes.Writer())
-	f.SchedulerLog.nodeOrder().Apply(m, &notes)
-	_, _ = notes.WriteTo(warnings)
+	f.SchedulerLog.nodeOrder().Apply(m, notes)
 	return m, nil
 }
 
 // LoadModel loads the input and builds the cache model from it (the
 // pipeline's Open), modelling the version chosen for the input unless
-// opts sets a profile; notes and warnings go to streams.ErrOut.
-func (f *InputFlags) LoadModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options) (*model.Model, error) {
-	_, m, err := f.LoadWithModel(ctx, streams, opts)
+// opts sets a profile; its notes and warnings are added to notes.
+func (f *InputFlags) LoadModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options, notes *pipeline.Notes) (*model.Model, error) {
+	_, m, err := f.LoadWithModel(ctx, streams, opts, notes)
 	return m, err
 }
 
 // LoadWithModel is LoadModel returning the loaded cluster too.
-func (f *InputFlags) LoadWithModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options) (*load.Cluster, *model.Model, error) {
-	in, err := f.open(ctx, streams, nil, opts)
+func (f *InputFlags) LoadWithModel(ctx context.Context, streams genericiooptions.IOStreams, opts cache.Options, notes *pipeline.Notes) (*load.Cluster, *model.Model, error) {
+	in, err := f.open(ctx, streams, nil, opts, notes)
 	if err != nil {
 		return nil, nil, err
 	}
 	return in.Cluster, in.Model, nil
+}
+
+// printNotes writes notes, one line each, to w (stderr) and forgets them:
+// the one way a command says the pipeline's notes, at its print points.
+func printNotes(w io.Writer, notes *pipeline.Notes) {
+	_, _ = notes.WriteTo(w)
 }
 
 // pipelineError maps the pipeline's usage errors to exit code 2.

@@ -70,5 +70,5 @@ func (f *VersionFlags) Validate(files bool) error {
 func noteDecisionVersion(w io.Writer, modelled cache.Version) {
 	var notes pipeline.Notes
 	pipeline.NoteDecisionVersion(&notes, modelled)
-	_, _ = notes.WriteTo(w)
+	printNotes(w, &notes)
 }

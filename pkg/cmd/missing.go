@@ -14,5 +14,5 @@ import (
 func warnMissing(w io.Writer, pods []*v1.Pod, objects []runtime.Object) {
 	var notes pipeline.Notes
 	pipeline.WarnMissing(&notes, pods, objects)
-	_, _ = notes.WriteTo(w)
+	printNotes(w, &notes)
 }

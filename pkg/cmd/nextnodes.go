@@ -113,23 +113,27 @@ func (o *NextNodesOptions) Run() error {
 		// head -n 3's habit: -n is kubectl's namespace here.
 		fmt.Fprintf(o.ErrOut, "note: -n %s is the namespace, which next-nodes ignores (nodes have none); --count %s sets the number of Next() calls\n", ns, ns)
 	}
-	cluster, err := o.Input.Load(o.context(), o.IOStreams)
+	// The input's, the version's and the node order's notes, said once
+	// before the order (and before an error).
+	var notes pipeline.Notes
+	cluster, err := o.Input.Load(o.context(), o.IOStreams, &notes)
 	if err != nil {
+		printNotes(o.ErrOut, &notes)
 		return err
 	}
-	choice, err := o.Input.Choose(o.context(), o.IOStreams, cluster, o.ErrOut)
+	choice, err := o.Input.Choose(o.context(), o.IOStreams, cluster, &notes)
 	if err != nil {
+		printNotes(o.ErrOut, &notes)
 		return err
 	}
 	profile := choice.Profile
-	var notes pipeline.Notes
 	nodes := cluster.Nodes
 	if lo := o.Input.SchedulerLog.nodeOrder(); lo != nil {
 		nodes = lo.Nodes(nodes, &notes)
 	} else {
 		notes.Add(pipeline.SeverityNote, "%s", views.UndeterminedOrder)
 	}
-	_, _ = notes.WriteTo(o.ErrOut)
+	printNotes(o.ErrOut, &notes)
 	order := views.NodeOrder(cluster.Source, nodes, views.NodeOrderOptions{
 		Count: o.Count, Cycles: o.Cycles, Percentage: o.Percentage, Behavior: &profile.Behavior})
 	return o.Output.PrintTable(o.Out, order, func(t printers.TableOptions) (*printers.Table, error) { return printers.NodeOrderTable(order, t), nil }, nil)

@@ -141,7 +141,7 @@ func (o *ReportOptions) Run() error {
 	if in != nil {
 		in.Warnings = notes.Lines()
 	}
-	_, _ = notes.WriteTo(o.ErrOut)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return err
 	}

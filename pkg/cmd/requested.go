@@ -284,7 +284,9 @@ var errFitsNoNode = errors.New("the pod passes kube-scheduler's filters on no no
 func (o *RequestedOptions) fitting() bool { return o.Pod != "" || o.PodFile != "" }
 
 func (o *RequestedOptions) run(ctx context.Context) error {
-	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams)
+	var notes pipeline.Notes
+	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams, &notes)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return err
 	}
@@ -342,7 +344,7 @@ func (o *RequestedOptions) withFits(ctx context.Context, r *v1alpha1.RequestedRe
 	}
 	var notes pipeline.Notes
 	err := pipeline.Fits(ctx, r, m, objects, pod, &notes)
-	_, _ = notes.WriteTo(o.ErrOut)
+	printNotes(o.ErrOut, &notes)
 	return err
 }
 

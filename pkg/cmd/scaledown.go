@@ -173,7 +173,9 @@ func (o *ScaleDownOptions) run(ctx context.Context) error {
 	}
 	// Through the pipeline (load, version, model, what-if edits), as every
 	// decision command: "which nodes could go once Y is added".
-	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams)
+	var notes pipeline.Notes
+	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams, &notes)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return err
 	}
@@ -185,10 +187,9 @@ func (o *ScaleDownOptions) run(ctx context.Context) error {
 		}
 	}
 	progress := newCandidateProgress(o.ErrOut)
-	var notes pipeline.Notes
 	report, err := pipeline.ScaleDown(ctx, in, cfg, pipeline.ScaleDownRequest{Nodes: nodes, Options: o.Options, Clock: time.Now, Progress: progress.update}, &notes)
 	progress.clear()
-	_, _ = notes.WriteTo(o.ErrOut)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return err
 	}

@@ -358,7 +358,7 @@ func (o *SimulateOptions) Run() error {
 	var notes pipeline.Notes
 	var pending []*v1.Pod
 	out, err := pipeline.Simulate(o.context(), o.Input.request(o.IOStreams, o.WhatIf.pipelineEdits(), cache.Options{}), cfg, o.request(steps, &pending), &notes)
-	_, _ = notes.WriteTo(o.ErrOut)
+	printNotes(o.ErrOut, &notes)
 	if errors.Is(err, errNoPendingPods) {
 		// As kubectl get when a namespace or selector matches nothing.
 		noPendingPods(o.ErrOut, pending, o.pendingNamespace(), o.selector)

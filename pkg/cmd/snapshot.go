@@ -5,6 +5,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/views"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
@@ -77,7 +78,9 @@ func (o *SnapshotOptions) Run() error {
 	if o.Watch.Watch {
 		return runWatch(o.context(), o.Input, o.Output, o.Watch, o.IOStreams, snapshotWatchView())
 	}
-	m, err := o.Input.LoadModel(o.context(), o.IOStreams, cache.Options{})
+	var notes pipeline.Notes
+	m, err := o.Input.LoadModel(o.context(), o.IOStreams, cache.Options{}, &notes)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedcache/kubectl-schedcache/internal/views"
 )
 
 // TestWhyFollowsKubelets: files whose nodes all run v1.30 are modelled as
@@ -71,5 +73,34 @@ func TestOneVersionPerInput(t *testing.T) {
 		if strings.Contains(r.stderr, "v1.36 (") || strings.Contains(r.stderr, "simulating kube-scheduler v1.36") {
 			t.Errorf("%s: another version said; stderr:\n%s", strings.Join(args, " "), r.stderr)
 		}
+	}
+}
+
+// TestNextNodesNotesOnceInOrder: next-nodes reads the input, chooses the
+// version and orders the nodes, each step adding its notes to one list the
+// command prints before the order; each line comes out once, in the order
+// the steps ran: the reader's warning (a pod without a UID), the version
+// of the kubelets (all v1.30.2), the undetermined node order (no
+// --scheduler-log).
+func TestNextNodesNotesOnceInOrder(t *testing.T) {
+	raw, err := os.ReadFile(fixture("pending"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ReplaceAll(string(raw), "status: {allocatable:", "status: {nodeInfo: {kubeletVersion: v1.30.2}, allocatable:") +
+		"- {apiVersion: v1, kind: Pod, metadata: {name: nouid, namespace: apps}, spec: {nodeName: n1, containers: [{name: c, image: i}]}}\n"
+	path := filepath.Join(t.TempDir(), "cluster.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "", "next-nodes", "-f", path, "--count", "1")
+	want := "warning: 1 pod without metadata.uid got a UID derived from namespace/name (e.g. apps/nouid: a9adc84b-2b39-56b1-8b0d-630e601a8f51)\n" +
+		"note: modelling kube-scheduler v1.30, the version of every node's kubelet (v1.30.2); --kube-version chooses another\n" +
+		"note: " + views.UndeterminedOrder + "\n"
+	if r.code != 0 || r.stderr != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", r.code, r.stderr, want)
+	}
+	if !strings.Contains(r.stdout, "n1") {
+		t.Errorf("stdout %q, want the order", r.stdout)
 	}
 }

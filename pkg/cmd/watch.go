@@ -16,6 +16,7 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
 	"github.com/schedcache/kubectl-schedcache/internal/termtext"
 	"github.com/schedcache/kubectl-schedcache/internal/watch"
 	"github.com/schedcache/kubectl-schedcache/pkg/apis/v1alpha1"
@@ -97,12 +98,12 @@ func runWatch(ctx context.Context, in *InputFlags, out *OutputFlags, wf *WatchFl
 	// plain command's does (same bound, text and exit code), without a
 	// warning about its version first: that waits until the server has
 	// answered.
-	var said bytes.Buffer
+	var said pipeline.Notes
 	choice, err := in.Choose(ctx, streams, nil, &said)
 	if err != nil {
 		return err
 	}
-	sayVersion := func() { _, _ = streams.ErrOut.Write(said.Bytes()) }
+	sayVersion := func() { printNotes(streams.ErrOut, &said) }
 	var synced func()
 	if load.Unreached(choice.ServerErr, host) != nil {
 		synced = sayVersion

@@ -139,11 +139,11 @@ func (w *WhatIfFlags) pipelineEdits() *pipeline.Edits {
 	return e
 }
 
-// load opens the input through the pipeline with the edits applied (notes
-// said on streams.ErrOut); without edits the model is built while the
-// input is read.
-func (w *WhatIfFlags) load(ctx context.Context, in *InputFlags, streams genericiooptions.IOStreams) (*whatIfInput, error) {
-	input, err := in.open(ctx, streams, w.pipelineEdits(), cache.Options{})
+// load opens the input through the pipeline with the edits applied (its
+// notes added to notes); without edits the model is built while the input
+// is read.
+func (w *WhatIfFlags) load(ctx context.Context, in *InputFlags, streams genericiooptions.IOStreams, notes *pipeline.Notes) (*whatIfInput, error) {
+	input, err := in.open(ctx, streams, w.pipelineEdits(), cache.Options{}, notes)
 	if err != nil {
 		return nil, err
 	}
@@ -158,12 +158,12 @@ func (w *WhatIfFlags) report() *v1alpha1.WhatIf {
 }
 
 // loadEdited loads the input and applies the edits (without any, exactly
-// in.Load), without a model.
-func (w *WhatIfFlags) loadEdited(ctx context.Context, in *InputFlags, streams genericiooptions.IOStreams) (*load.Cluster, error) {
+// in.Load), without a model; its notes are added to notes.
+func (w *WhatIfFlags) loadEdited(ctx context.Context, in *InputFlags, streams genericiooptions.IOStreams, notes *pipeline.Notes) (*load.Cluster, error) {
 	if !w.Given() {
-		return in.Load(ctx, streams)
+		return in.Load(ctx, streams, notes)
 	}
-	input, err := w.load(ctx, in, streams)
+	input, err := w.load(ctx, in, streams, notes)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ func (o *WhyOptions) runUntilFits(ctx context.Context, in *whatIfInput, cfg *pip
 	pods := pipeline.UntilFitsPods{Replicas: o.Replicas, File: o.PodFile}
 	if o.PodFile != "" {
 		w, err := readPodFile(o.PodFile, o.In, o.Input, notes.Writer())
-		_, _ = notes.WriteTo(o.ErrOut)
+		printNotes(o.ErrOut, &notes)
 		if err != nil {
 			return err
 		}
@@ -30,7 +30,7 @@ func (o *WhyOptions) runUntilFits(ctx context.Context, in *whatIfInput, cfg *pip
 		pods.Pods = targets
 	}
 	res, err := pipeline.UntilFits(ctx, in, cfg, pods, &notes)
-	_, _ = notes.WriteTo(o.ErrOut)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return pipelineError(err)
 	}
@@ -39,7 +39,7 @@ func (o *WhyOptions) runUntilFits(ctx context.Context, in *whatIfInput, cfg *pip
 		return err
 	}
 	notes.AddAll(res.After)
-	_, _ = notes.WriteTo(o.ErrOut)
+	printNotes(o.ErrOut, &notes)
 	if res.Unschedulable() {
 		return &exitError{code: ExitError, err: errNotScheduled, silent: true}
 	}

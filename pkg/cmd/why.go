@@ -196,7 +196,9 @@ func (o *WhyOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams)
+	var notes pipeline.Notes
+	in, err := o.WhatIf.load(ctx, o.Input, o.IOStreams, &notes)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return err
 	}
@@ -218,9 +220,9 @@ func (o *WhyOptions) run(ctx context.Context) error {
 	if len(targets) == 0 {
 		return nil
 	}
-	var notes, after pipeline.Notes
+	var after pipeline.Notes
 	d, err := pipeline.Decide(ctx, in, cfg, targets, o.detail(), len(o.Pods) == 0, &notes)
-	_, _ = notes.WriteTo(o.ErrOut)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return err
 	}
@@ -249,10 +251,10 @@ func (o *WhyOptions) print(report *v1alpha1.SchedulingReport, after *pipeline.No
 	if detail == nil || !o.Output.IsTable() {
 		var notes pipeline.Notes
 		pipeline.WarnRecorded(&notes, report)
-		_, _ = notes.WriteTo(o.ErrOut)
+		printNotes(o.ErrOut, &notes)
 	}
 	if after != nil {
-		_, _ = after.WriteTo(o.ErrOut)
+		printNotes(o.ErrOut, after)
 	}
 	fmt.Fprintln(o.ErrOut, summary(report))
 	return outcome(report)

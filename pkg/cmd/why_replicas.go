@@ -62,7 +62,7 @@ func (o *WhyOptions) replicasUnder(ctx context.Context, m *model.Model, objects 
 func (o *WhyOptions) replicasOf(w *pipeline.Workload, m *model.Model, objects []runtime.Object) ([]*v1.Pod, []runtime.Object, error) {
 	var notes pipeline.Notes
 	pods, all, err := pipeline.ReplicaPods(w, o.Replicas, m, objects, &notes)
-	_, _ = notes.WriteTo(o.ErrOut)
+	printNotes(o.ErrOut, &notes)
 	return pods, all, err
 }
 

@@ -56,7 +56,7 @@ func (o *WhyOptions) runScaleUp(ctx context.Context, in *whatIfInput, cfg *pipel
 	pods := pipeline.UntilFitsPods{Replicas: o.Replicas, File: o.PodFile}
 	if o.PodFile != "" {
 		w, err := readPodFile(o.PodFile, o.In, o.Input, notes.Writer())
-		_, _ = notes.WriteTo(o.ErrOut)
+		printNotes(o.ErrOut, &notes)
 		if err != nil {
 			return err
 		}
@@ -69,7 +69,7 @@ func (o *WhyOptions) runScaleUp(ctx context.Context, in *whatIfInput, cfg *pipel
 		pods.Pods = targets
 	}
 	report, err := pipeline.ScaleUp(ctx, in, cfg, pods, &notes)
-	_, _ = notes.WriteTo(o.ErrOut)
+	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return pipelineError(err)
 	}
