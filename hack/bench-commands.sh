@@ -36,7 +36,7 @@ git worktree add --quiet --detach "$tree" "$base"
 CGO_ENABLED=0 "$go" build -o "$dir/new" ./cmd/kubectl-schedcache
 echo "base $(git rev-parse --short "$base"), new $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (with uncommitted changes)'); $file ($(du -h "$file" | cut -f1)); $runs runs each"
 
-node=$("$dir/new" next-nodes -f "$file" 2>/dev/null | awk 'NR == 2 { print $2; exit }')
+node=$("$dir/new" next-nodes -f "$file" 2>/dev/null | awk 'NR == 2 { print $2 }')
 default_commands='dump
 dump -o json
 requested
