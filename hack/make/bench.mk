@@ -49,6 +49,11 @@
 #                       headless Chromium opens the page BENCH_REPORT_RENDERS
 #                       times (test/browser BenchmarkRender: load, layout and
 #                       first paint, as the page measures it)
+#   make bench-commands every command (dump, dump -o json, requested,
+#                       next-nodes, why -A, simulate --pending -A, report,
+#                       drain) on the bench-files cluster, this tree's build
+#                       against BENCH_BASE's (a commit), alternated,
+#                       BENCH_FILES_RUNS times each: medians and ratios
 #   make bench-live     live mode against a real kube-apiserver (test/e2e
 #                       framework): load BENCH_LIVE_NODES / BENCH_LIVE_PODS with
 #                       the concurrent loader, then time, after a warm-up round,
@@ -113,6 +118,12 @@ BENCH_PROGRESS_FLAGS ?=
 .PHONY: bench-drain
 bench-drain:
 	$(GO) test -run '^$$' -bench '^BenchmarkDrain5kNodes150kPods$$' -benchtime 3x -benchmem -timeout 30m ./internal/whatif
+
+BENCH_BASE ?= HEAD~1
+
+.PHONY: bench-commands
+bench-commands: $(BENCH_FILE)
+	hack/bench-commands.sh $(BENCH_BASE) $(BENCH_FILE) $(BENCH_FILES_RUNS)
 
 .PHONY: bench-files bench-why bench-until-fits bench-live bench-live-5k bench-progress bench-watch
 
