@@ -51,12 +51,12 @@ func BenchmarkScaleDown5kNodes150kPods(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				began := processCPU()
+				began := loadtest.ProcessCPU()
 				out, err = Plan(context.Background(), Input{Model: m, Objects: c.Objects, Options: bc.opts, Clock: time.Now})
 				if err != nil {
 					b.Fatal(err)
 				}
-				cpu += processCPU() - began
+				cpu += loadtest.ProcessCPU() - began
 			}
 			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 			report(b, out)

@@ -54,7 +54,7 @@ func BenchmarkDrain5kNodes150kPods(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		began, cpuBegan := time.Now(), processCPU()
+		began, cpuBegan := time.Now(), loadtest.ProcessCPU()
 		o, err := Drain(context.Background(), DrainInput{Model: m, Objects: c.Objects, Nodes: []string{node}, Rules: rules, Now: time.Unix(0, 0)})
 		if err != nil {
 			b.Fatal(err)
@@ -62,7 +62,7 @@ func BenchmarkDrain5kNodes150kPods(b *testing.B) {
 		if first == 0 {
 			first = time.Since(began)
 		}
-		cpu += processCPU() - cpuBegan
+		cpu += loadtest.ProcessCPU() - cpuBegan
 		placed, blocked = 0, 0
 		for _, p := range o.Pods {
 			switch p.Result {

@@ -14,20 +14,9 @@ import (
 // is enough, or when some pod does not fit the template even alone.
 func (o *WhyOptions) runUntilFits(ctx context.Context, in *whatIfInput, cfg *pipeline.Config) error {
 	var notes pipeline.Notes
-	pods := pipeline.UntilFitsPods{Replicas: o.Replicas, File: o.PodFile}
-	if o.PodFile != "" {
-		w, err := readPodFile(o.PodFile, o.In, o.Input, notes.Writer())
-		printNotes(o.ErrOut, &notes)
-		if err != nil {
-			return err
-		}
-		pods.Workload = w
-	} else {
-		targets, err := o.targets(in.Model)
-		if err != nil || len(targets) == 0 {
-			return err
-		}
-		pods.Pods = targets
+	pods, ok, err := o.podsToPlace(in, &notes)
+	if err != nil || !ok {
+		return err
 	}
 	res, err := pipeline.UntilFits(ctx, in, cfg, pods, &notes)
 	printNotes(o.ErrOut, &notes)
@@ -44,4 +33,21 @@ func (o *WhyOptions) runUntilFits(ctx context.Context, in *whatIfInput, cfg *pip
 		return &exitError{code: ExitError, err: errNotScheduled, silent: true}
 	}
 	return nil
+}
+
+// podsToPlace are the pods a search for new nodes places (--until-fits,
+// --scale-up): --pod-file's replicas, or the selected pending pods. ok is
+// false when no pod is selected (the "No resources found" case, already
+// said); the pod file's notes are printed as it is read.
+func (o *WhyOptions) podsToPlace(in *whatIfInput, notes *pipeline.Notes) (pods pipeline.UntilFitsPods, ok bool, err error) {
+	pods = pipeline.UntilFitsPods{Replicas: o.Replicas, File: o.PodFile}
+	if o.PodFile != "" {
+		w, err := readPodFile(o.PodFile, o.In, o.Input, notes.Writer())
+		printNotes(o.ErrOut, notes)
+		pods.Workload = w
+		return pods, err == nil, err
+	}
+	targets, err := o.targets(in.Model)
+	pods.Pods = targets
+	return pods, err == nil && len(targets) > 0, err
 }

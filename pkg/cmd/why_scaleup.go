@@ -53,20 +53,9 @@ func (o *WhyOptions) validateScaleUp() error {
 // when no group can take the pods and they do not fit as the cluster is.
 func (o *WhyOptions) runScaleUp(ctx context.Context, in *whatIfInput, cfg *pipeline.Config) error {
 	var notes pipeline.Notes
-	pods := pipeline.UntilFitsPods{Replicas: o.Replicas, File: o.PodFile}
-	if o.PodFile != "" {
-		w, err := readPodFile(o.PodFile, o.In, o.Input, notes.Writer())
-		printNotes(o.ErrOut, &notes)
-		if err != nil {
-			return err
-		}
-		pods.Workload = w
-	} else {
-		targets, err := o.targets(in.Model)
-		if err != nil || len(targets) == 0 {
-			return err
-		}
-		pods.Pods = targets
+	pods, ok, err := o.podsToPlace(in, &notes)
+	if err != nil || !ok {
+		return err
 	}
 	report, err := pipeline.ScaleUp(ctx, in, cfg, pods, &notes)
 	printNotes(o.ErrOut, &notes)

@@ -1,15 +1,15 @@
 //go:build unix
 
-package scaledown
+package loadtest
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU is the CPU time (user + system) the process has used so far,
+// ProcessCPU is the CPU time (user + system) the process has used so far,
 // for benchmarks on a shared machine, where wall time depends on the load.
-func processCPU() time.Duration {
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
