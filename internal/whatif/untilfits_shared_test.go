@@ -4,10 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-
-	"github.com/schedcache/kubectl-schedcache/internal/load"
-	"github.com/schedcache/kubectl-schedcache/internal/model"
-	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
 // A search sharing its Evaluator and its run with no copy (Shared) gives
@@ -15,14 +11,7 @@ import (
 // run: its gated pod is still listed once), and leaves the cache as it
 // was.
 func TestUntilFitsShared(t *testing.T) {
-	c, err := load.ReadFiles(load.FileOptions{Filenames: []string{"testdata/scaleup.yaml"}, Objects: true}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Build(c, cache.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, m := scaleUpFixture(t)
 	podsBefore, _ := m.Cache.PodCount()
 	shared, err := NewShared(context.Background(), m, c.Objects, nil)
 	if err != nil {

@@ -19,14 +19,7 @@ import (
 
 // TestUntilFits: testdata/scaleup.yaml's header works the numbers out.
 func TestUntilFits(t *testing.T) {
-	c, err := load.ReadFiles(load.FileOptions{Filenames: []string{"testdata/scaleup.yaml"}, Objects: true}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := model.Build(c, cache.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, m := scaleUpFixture(t)
 	podsBefore, _ := m.Cache.PodCount()
 	res, err := UntilFits(context.Background(), UntilFitsInput{
 		Model: m, Objects: c.Objects, Template: c.Nodes[0], Bound: NodeBoundPods(c.Pods, "n1"), Pods: m.Pending,
@@ -115,4 +108,19 @@ func TestUntilFitsNoCount(t *testing.T) {
 	if got := fmt.Sprint(u.Trials); got != "[{0 false 1} {1 false 0} {2 false 1}]" {
 		t.Errorf("trials %s", got)
 	}
+}
+
+// scaleUpFixture loads testdata/scaleup.yaml (its header works the numbers
+// out) and builds its model.
+func scaleUpFixture(t *testing.T) (*load.Cluster, *model.Model) {
+	t.Helper()
+	c, err := load.ReadFiles(load.FileOptions{Filenames: []string{"testdata/scaleup.yaml"}, Objects: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Build(c, cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, m
 }
