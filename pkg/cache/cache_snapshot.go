@@ -1,10 +1,6 @@
 package cache
 
-import (
-	"fmt"
-
-	"k8s.io/apimachinery/pkg/util/sets"
-)
+import "fmt"
 
 // snapshotFlags records which derived parts of a snapshot need rebuilding.
 type snapshotFlags struct {
@@ -71,8 +67,9 @@ func (c *cacheImpl) refreshSnapshotNode(s *Snapshot, info *NodeInfo, flags *snap
 	if (len(existing.PodsWithRequiredAntiAffinity) > 0) != (len(clone.PodsWithRequiredAntiAffinity) > 0) {
 		flags.antiAffinity = true
 	}
-	if c.p.UsedPVCSet && !flags.pvcs && !samePVCKeys(existing.PVCRefCounts, clone.PVCRefCounts) {
+	if c.p.UsedPVCSet && !samePVCKeys(existing.PVCRefCounts, clone.PVCRefCounts) {
 		flags.pvcs = true
+		s.pvcUsers.change(s.usedPVCSet, existing.PVCRefCounts, clone.PVCRefCounts)
 	}
 	*existing = *clone
 }
@@ -99,13 +96,18 @@ func (c *cacheImpl) removeDeletedNodesFromSnapshot(s *Snapshot) {
 			return
 		}
 		if item, ok := c.nodes[name]; !ok || item.info.Node() == nil {
+			if c.p.UsedPVCSet {
+				s.pvcUsers.change(s.usedPVCSet, s.nodeInfoMap[name].PVCRefCounts, nil)
+			}
 			delete(s.nodeInfoMap, name)
 			toDelete--
 		}
 	}
 }
 
-// updateSnapshotLists rebuilds the affinity lists and the PVC set (v1.25+),
+// updateSnapshotLists rebuilds the affinity lists and the PVC set (v1.25+;
+// pvcUsers keeps it as the nodes change, the same set upstream's rebuild
+// gives),
 // and with all=true the node list itself in NodeTree order. The caller must
 // hold the write lock.
 func (c *cacheImpl) updateSnapshotLists(s *Snapshot, all bool) {
@@ -121,7 +123,7 @@ func (c *cacheImpl) updateSnapshotLists(s *Snapshot, all bool) {
 	s.havePodsWithAffinity = nil
 	s.havePodsWithRequiredAntiAffinity = nil
 	if c.p.UsedPVCSet {
-		s.usedPVCSet = sets.New[string]()
+		s.usedPVCSet = s.pvcUsers.set(s.usedPVCSet, s.nodeInfoList, len(s.nodeInfoMap))
 	}
 	for _, ni := range s.nodeInfoList {
 		if len(ni.PodsWithAffinity) > 0 {
@@ -129,11 +131,6 @@ func (c *cacheImpl) updateSnapshotLists(s *Snapshot, all bool) {
 		}
 		if len(ni.PodsWithRequiredAntiAffinity) > 0 {
 			s.havePodsWithRequiredAntiAffinity = append(s.havePodsWithRequiredAntiAffinity, ni)
-		}
-		if c.p.UsedPVCSet {
-			for k := range ni.PVCRefCounts {
-				s.usedPVCSet.Insert(k)
-			}
 		}
 	}
 }

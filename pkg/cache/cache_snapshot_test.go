@@ -248,3 +248,48 @@ func sortedNames(nis []*NodeInfo) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestUsedPVCSetFollowsTheList: the set kept as nodes change (pvcUsers)
+// is at every step the keys of the listed nodes, as upstream's rebuild
+// gives it, also while the list leaves out a node of the map (a tree that
+// lost a node the cache still has) and after it takes the node back.
+func TestUsedPVCSetFollowsTheList(t *testing.T) {
+	c := newTestCache(Options{})
+	s := NewEmptySnapshot()
+	check := func(step string) {
+		t.Helper()
+		mustNil(t, c.UpdateSnapshot(s))
+		want := sets.New[string]()
+		for _, ni := range s.List() {
+			for k := range ni.PVCRefCounts {
+				want.Insert(k)
+			}
+		}
+		if diff := cmp.Diff(sets.List(want), sets.List(s.UsedPVCSet())); diff != "" {
+			t.Errorf("%s: usedPVCSet (-listed,+got):\n%s", step, diff)
+		}
+	}
+	c.AddNode(n(0))
+	c.AddNode(n(1))
+	mustNil(t, c.AddPod(pod("a").on("node-0").pvc("shared").obj()))
+	mustNil(t, c.AddPod(pod("b").on("node-1").pvc("shared").obj()))
+	mustNil(t, c.AddPod(pod("c").on("node-1").pvc("own").obj()))
+	check("two nodes share a claim")
+	mustNil(t, c.RemovePod(pod("a").on("node-0").obj()))
+	check("one user of the shared claim left")
+	mustNil(t, c.RemoveNode(n(1))) // its pods stay: a ghost, out of the snapshot
+	check("node-1 removed")
+	c.AddNode(n(1))
+	check("node-1 back")
+	mustNil(t, c.nodeTree.RemoveNode(n(1))) // the cache keeps node-1; the list loses it
+	c.AddNode(n(2))
+	mustNil(t, c.AddPod(pod("d").on("node-2").pvc("third").obj()))
+	check("node-1 in the map, not in the list")
+	mustNil(t, c.AddPod(pod("e").on("node-0").pvc("zero").obj()))
+	check("a claim added while the list leaves node-1 out")
+	c.nodeTree.AddNode(n(1))
+	c.AddNode(n(3))
+	check("node-1 listed again")
+	mustNil(t, c.RemovePod(pod("b").on("node-1").obj()))
+	check("a claim of node-1 gone")
+}

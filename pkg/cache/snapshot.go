@@ -18,6 +18,7 @@ type Snapshot struct {
 	havePodsWithAffinity             []*NodeInfo
 	havePodsWithRequiredAntiAffinity []*NodeInfo
 	usedPVCSet                       sets.Set[string]
+	pvcUsers                         pvcUsers
 	generation                       int64
 	// treeOrders is the cache's count of OrderNodeTree calls when the
 	// node list was last built.
