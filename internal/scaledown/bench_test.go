@@ -78,7 +78,6 @@ func report(b *testing.B, out *Outcome) {
 	b.ReportMetric(float64(count[Blocked]), "blocked")
 	b.ReportMetric(float64(count[NoPlace]), "no-place")
 	b.ReportMetric(float64(out.Cycles), "cycles")
-	b.ReportMetric(float64(out.Settled), "settled")
 	b.ReportMetric(float64(moved), "moved")
 	if out.TimedOut {
 		b.ReportMetric(1, "timed-out")

@@ -65,9 +65,6 @@ type Outcome struct {
 	// PoolMinCount); TimedOut: Options.Timeout ran out.
 	Pool     int
 	TimedOut bool
-	// Cycles counts the scheduling cycles run; Settled the candidates
-	// settled by one cycle, because a pod of the same class (decide's
-	// class key) had found no place before for reasons that more pods and
-	// fewer nodes cannot undo.
-	Cycles, Settled int
+	// Cycles counts the scheduling cycles run.
+	Cycles int
 }

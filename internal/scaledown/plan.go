@@ -115,7 +115,7 @@ func Plan(ctx context.Context, in Input) (*Outcome, error) {
 	for _, o := range others {
 		out.Nodes = append(out.Nodes, o.NodeOutcome)
 	}
-	out.Cycles, out.Settled = p.cycles, p.settled
+	out.Cycles = p.cycles
 	return out, nil
 }
 
@@ -136,9 +136,8 @@ type planner struct {
 	sim     *simulation
 	// moves is how many pods the candidates not blocked would move: about
 	// the cycles to come.
-	moves   int
-	cycles  int
-	settled int
+	moves  int
+	cycles int
 }
 
 func newPlanner(in Input) *planner {
@@ -287,9 +286,6 @@ func (p *planner) decide(ctx context.Context, c *candidate) error {
 		return err
 	}
 	p.cycles += res.cycles
-	if res.settled {
-		p.settled++
-	}
 	if res.failed != nil {
 		c.Result, c.Pod, c.Message = NoPlace, res.failed, res.message
 		return nil

@@ -158,14 +158,14 @@ func TestDisabledAnnotation(t *testing.T) {
 	}
 }
 
-// A class that found no place for hopeless reasons settles the next node
-// holding one of its pods with a single cycle: web pods take hostPort
-// 8080 on n1, n2 and n3 (75% used, no candidate). n1's web-1 finds no
-// place (n2, n3 and n5, whose DaemonSet pod agent stays, hold the port:
-// NodePorts); n2's web-2 is the same pod
-// but for its name, so its one probe cycle settles n2, which is put back:
-// n5's pod s (nodeSelector zone=b) fits n2 alone, so n5 is removable.
-func TestHopelessClassSettlesWithOneCycle(t *testing.T) {
+// Identical pods on two candidates are decided by a cycle each: web pods
+// take hostPort 8080 on n1, n2 and n3 (75% used, no candidate). n1's web-1
+// finds no place (n2, n3 and n5, whose DaemonSet pod agent stays, hold
+// the port: NodePorts); n2's web-2 is the same pod but for its name and
+// finds none either, with the same message (n1 is back, n2 gone: the same
+// count of nodes holding the port); n2 is put back and n5's pod s
+// (nodeSelector zone=b) fits n2 alone, so n5 is removable. Three cycles.
+func TestIdenticalPodsWithoutPlace(t *testing.T) {
 	nodes := []*v1.Node{node("n1", "4", nil), node("n2", "4", map[string]string{"zone": "b"}), node("n3", "4", nil), node("n5", "4", nil)}
 	s := pod("shop", "s", "n5", "100m", "ReplicaSet/s")
 	s.Spec.NodeSelector = map[string]string{"zone": "b"}
@@ -182,8 +182,8 @@ func TestHopelessClassSettlesWithOneCycle(t *testing.T) {
 	if got, want := summary(out), "n1:no-place:web-1 n2:no-place:web-2 n5:removable n3:not-under-threshold"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	if out.Cycles != 3 || out.Settled != 1 {
-		t.Errorf("cycles %d, settled %d; want 3 and 1", out.Cycles, out.Settled)
+	if out.Cycles != 3 {
+		t.Errorf("cycles %d, want 3", out.Cycles)
 	}
 	want := "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports."
 	for _, n := range []string{"n1", "n2"} {
@@ -210,5 +210,33 @@ func TestMovedPodsMoveAgain(t *testing.T) {
 	}
 	if got, want := strings.Join(moves, " "), "a->n3 b->n3"; got != want {
 		t.Errorf("n2's moves %s, want %s", got, want)
+	}
+}
+
+// The first pod in the scheduling queue's order to find no place is the
+// answer, even when a later pod belongs to a class that found no place
+// before: web pods take hostPort 8080 on n1, n2 and n3; n1's web-1 finds
+// no place (NodePorts on n2 and n3). n2 (10 cpu: 1 + 3.5 = 45% used)
+// holds web-2, the same pod as web-1 but for its name, and a/big
+// (3.5 cpu), which comes first in the queue (equal priority, no
+// creationTimestamp: the listing order, namespace "a" before "shop"). At
+// its turn big finds n1 with 3 cpu free and n3 with 1: "2 Insufficient
+// cpu", so big, not web-2, keeps n2 (kube-scheduler never gets to web-2).
+func TestFirstPodWithoutPlaceIsTheAnswer(t *testing.T) {
+	n2 := node("n2", "10", nil)
+	web := func(name, node string) *v1.Pod {
+		p := pod("shop", name, node, "1", "ReplicaSet/web")
+		p.Labels = map[string]string{"app": "web"}
+		p.Spec.Containers[0].Ports = []v1.ContainerPort{{ContainerPort: 8080, HostPort: 8080, Protocol: v1.ProtocolTCP}}
+		return p
+	}
+	pods := []*v1.Pod{web("web-1", "n1"), web("web-2", "n2"), web("web-3", "n3"), pod("shop", "c", "n3", "2", "ReplicaSet/c"), pod("a", "big", "n2", "3500m", "ReplicaSet/big")}
+	out := plan(t, []*v1.Node{node("n1", "4", nil), n2, node("n3", "4", nil)}, pods, nil, nil)
+	if got, want := summary(out), "n1:no-place:web-1 n2:no-place:big n3:not-under-threshold"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	want := "0/2 nodes are available: 2 Insufficient cpu."
+	if got := outcomeOf(t, out, "n2").Message; !strings.HasPrefix(got, want) {
+		t.Errorf("n2: message %q, want it to start with %q", got, want)
 	}
 }

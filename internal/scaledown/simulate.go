@@ -18,29 +18,15 @@ type simulation struct {
 	c    cache.Cache
 	snap *cache.Snapshot
 	e    *decide.Evaluator
-	// hopeless are the class keys of replacements that found no place for
-	// reasons only more room on a node could undo (hopelessPlugins): the
-	// nodes left can only have less.
-	hopeless map[string]bool
 	// origins are the pods of the input the assumed replacements stand
 	// for (a replacement moved again replaces the same pod).
 	origins map[*v1.Pod]*v1.Pod
 }
 
-// hopelessPlugins are the filters whose rejection of a node stays while
-// pods are only added to the nodes that stay and nodes only leave:
-// resources and ports only fill up, taints, labels, names and the
-// unschedulable flag do not change. A class rejected by these alone finds
-// no place later either.
-var hopelessPlugins = map[string]bool{
-	"NodeResourcesFit": true, "NodePorts": true, "TaintToleration": true,
-	"NodeAffinity": true, "NodeName": true, "NodeUnschedulable": true,
-}
-
 // newSimulation builds the scheduler over a snapshot of in's cache; cycles
 // is about how many it will run (decide.Input.Cycles).
 func newSimulation(ctx context.Context, in Input, cycles int) (*simulation, error) {
-	s := &simulation{in: in, c: in.Model.Cache, snap: cache.NewEmptySnapshot(), hopeless: map[string]bool{}, origins: map[*v1.Pod]*v1.Pod{}}
+	s := &simulation{in: in, c: in.Model.Cache, snap: cache.NewEmptySnapshot(), origins: map[*v1.Pod]*v1.Pod{}}
 	if err := s.c.UpdateSnapshot(s.snap); err != nil {
 		return nil, err
 	}
@@ -60,13 +46,24 @@ type removal struct {
 	failed  *v1.Pod
 	message string
 	cycles  int
-	settled bool
 }
 
 // remove takes node and its pods out of the cache and places the
-// replacements of toMove on the nodes left. When one finds no place, the
-// node and its pods are put back and the replacements placed so far
-// forgotten.
+// replacements of toMove on the nodes left, each by its own full cycle.
+// When one finds no place, the node and its pods are put back and the
+// replacements placed so far forgotten.
+//
+// No verdict is carried over from an identical pod (same class key) that
+// found no place before, though it would be the same verdict whenever
+// only filters that more pods and fewer nodes cannot turn had rejected
+// it: the answer is the first pod in the queue's order to find no place,
+// which needs every pod before it placed; its message counts the nodes
+// per reason as they are at its turn (a node that gained pods may add
+// "Insufficient memory" to "Insufficient cpu"); and the cycles skipped
+// would have moved the scheduler's own state for the later candidates
+// (the node the next scan starts from, OpportunisticBatching's cycle
+// count). TestFirstPodWithoutPlaceIsTheAnswer shows such a shortcut
+// naming a pod kube-scheduler never gets to.
 func (s *simulation) remove(ctx context.Context, node *v1.Node, pods, toMove []*v1.Pod) (*removal, error) {
 	cached, err := s.takeOut(node, pods)
 	if err != nil {
@@ -84,12 +81,6 @@ func (s *simulation) remove(ctx context.Context, node *v1.Node, pods, toMove []*
 	}
 	reps = decide.QueueOrder(reps)
 	res := &removal{}
-	if done, err := s.probeHopeless(ctx, reps, origin, res); done || err != nil {
-		if err == nil {
-			err = s.putBack(node, cached, nil)
-		}
-		return res, err
-	}
 	var assumed []*v1.Pod
 	for _, r := range reps {
 		if err := s.c.UpdateSnapshot(s.snap); err != nil {
@@ -103,7 +94,7 @@ func (s *simulation) remove(ctx context.Context, node *v1.Node, pods, toMove []*
 		res.cycles++
 		if v.Result != decide.Scheduled {
 			res.failed, res.message = origin[r], v.Message
-			s.remember(r, v)
+			s.forgetFailed(v)
 			return res, s.putBack(node, cached, assumed)
 		}
 		a := r.DeepCopy()
@@ -118,61 +109,9 @@ func (s *simulation) remove(ctx context.Context, node *v1.Node, pods, toMove []*
 	return res, nil
 }
 
-// probeHopeless runs, for the first replacement of a class known to find
-// no place, one cycle on the nodes left before any other pod moves. If
-// only hopelessPlugins reject it again, it finds no place at its turn
-// either (its turn only sees more pods), and the node is settled: done.
-// Otherwise the probe decides nothing (Evaluate leaves the scheduler's
-// sequence as it was) and the pods are placed in order.
-func (s *simulation) probeHopeless(ctx context.Context, reps []*v1.Pod, origin map[*v1.Pod]*v1.Pod, res *removal) (bool, error) {
-	for _, r := range reps {
-		if key := s.e.ClassKey(r); key == "" || !s.hopeless[key] {
-			continue
-		}
-		if err := s.c.UpdateSnapshot(s.snap); err != nil {
-			return false, err
-		}
-		s.e.Refresh(s.snap)
-		v, err := s.e.Evaluate(ctx, r)
-		if err != nil {
-			return false, fmt.Errorf("pod %s/%s: %w", r.Namespace, r.Name, err)
-		}
-		res.cycles++
-		if onlyHopeless(v) {
-			res.failed, res.message, res.settled = origin[r], v.Message, true
-			return true, nil
-		}
-		return false, nil
-	}
-	return false, nil
-}
-
-// onlyHopeless: v is unschedulable and only hopelessPlugins rejected
-// nodes (Evaluate counts them in RejectedBy, Schedule lists Nodes).
-func onlyHopeless(v *decide.Verdict) bool {
-	if v.Result != decide.Unschedulable || len(v.RejectedBy) == 0 && len(v.Nodes) == 0 {
-		return false
-	}
-	for plugin := range v.RejectedBy {
-		if !hopelessPlugins[plugin] {
-			return false
-		}
-	}
-	for _, n := range v.Nodes {
-		if !n.Feasible && !hopelessPlugins[n.Plugin] {
-			return false
-		}
-	}
-	return true
-}
-
-// remember keeps r's class as hopeless when only hopelessPlugins rejected
-// it, and clears what a failed cycle leaves in the evaluator: a
+// forgetFailed clears what a failed cycle leaves in the evaluator: a
 // nomination preemption made for a pod that will not exist.
-func (s *simulation) remember(r *v1.Pod, v *decide.Verdict) {
-	if key := s.e.ClassKey(r); key != "" && onlyHopeless(v) {
-		s.hopeless[key] = true
-	}
+func (s *simulation) forgetFailed(v *decide.Verdict) {
 	if v.Preemption != nil {
 		s.e.SetPending(s.in.Model.Pending)
 	}
