@@ -15,17 +15,17 @@ import (
 )
 
 // TestLargeOutputsMatchCLIRuntime checks -o json and -o yaml of dump,
-// snapshot and requested --pods on a generated cluster of 100 nodes and
-// 3,000 pods byte for byte against cli-runtime's JSONPrinter and
+// snapshot and requested --pods on a generated cluster of 300 nodes and
+// 6,000 pods byte for byte against cli-runtime's JSONPrinter and
 // YAMLPrinter (what the commands printed before the outputs were streamed:
 // encoding/json, and sigs.k8s.io/yaml over it) applied to the same object,
 // read back from the JSON output (every field of these kinds survives the
 // round trip).
 func TestLargeOutputsMatchCLIRuntime(t *testing.T) {
 	if testing.Short() {
-		t.Skip("generates and prints a 3,000-pod cluster")
+		t.Skip("generates and prints a 6,000-pod cluster")
 	}
-	gen := loadtest.GenCluster(t, t.TempDir(), 100, 3000)
+	gen := loadtest.GenCluster(t, t.TempDir(), 300, 6000)
 	tests := []struct {
 		args []string
 		obj  runtime.Object
@@ -44,7 +44,7 @@ func TestLargeOutputsMatchCLIRuntime(t *testing.T) {
 			if err := json.Unmarshal([]byte(got.stdout), tt.obj); err != nil {
 				t.Fatal(err)
 			}
-			if n := listed(tt.obj); n < 100 {
+			if n := listed(tt.obj); n < 300 {
 				t.Fatalf("the output lists %d items; want a large one", n)
 			}
 			var want bytes.Buffer

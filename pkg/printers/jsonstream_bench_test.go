@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"testing"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -43,7 +44,8 @@ func benchDump(nodes int) *v1alpha1.CacheDump {
 // nodes, being far slower), the streamed ones, and
 // one element after another on one core with each encoder — encoding/json
 // (an Encoder with SetIndent, as StreamJSON had), json v2 with its v1
-// options (marshalItem), and the YAML emitter from json v2's compact text.
+// options (marshalItem), the YAML emitter from json v2's compact text, and
+// the YAML written from the typed value (yamlPlan).
 // docs/PERFORMANCE.md#large-outputs--o-json-and--o-yaml has the figures.
 func BenchmarkOutput(b *testing.B) {
 	d := benchDump(1000)
@@ -105,6 +107,20 @@ func BenchmarkOutput(b *testing.B) {
 			out.Reset()
 			if !e.item(&out, js) {
 				return fmt.Errorf("node %d: the emitter gave up", i)
+			}
+		}
+		return nil
+	})
+	plan, ok := newYAMLPlan(reflect.TypeFor[v1alpha1.NodeDump]())
+	if !ok {
+		b.Fatal("no YAML plan for NodeDump")
+	}
+	var y yamlTyped
+	var text []byte
+	run("yaml/elements/typed", yamlSize, func() error {
+		for i := range d.Nodes {
+			if text, ok = y.item(text[:0], plan, reflect.ValueOf(&d.Nodes[i]).Elem()); !ok {
+				return fmt.Errorf("node %d: the plan gave up", i)
 			}
 		}
 		return nil

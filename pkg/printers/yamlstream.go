@@ -61,8 +61,9 @@ func StreamYAML(w io.Writer, obj kruntime.Object, print func(kruntime.Object, io
 		return err
 	}
 	opts := jsonv1.DefaultOptionsV1()
+	plan, _ := newYAMLPlan(items.Type().Elem()) // nil: every element through JSON
 	err = writeChunks(bw, items.Len(), func(from, to int) (*bytes.Buffer, error) {
-		return yamlChunk(items, from, to, key, opts)
+		return yamlChunk(items, from, to, key, plan, opts)
 	})
 	if err != nil {
 		return err
@@ -74,13 +75,22 @@ func StreamYAML(w io.Writer, obj kruntime.Object, print func(kruntime.Object, io
 }
 
 // yamlChunk returns the YAML of elements [from, to) of items, one after
-// the other. The buffer comes from chunkBuffers; the writer puts it back.
-func yamlChunk(items reflect.Value, from, to int, key string, opts jsonv2.Options) (*bytes.Buffer, error) {
+// the other: each through the element type's plan when there is one (plan
+// not nil) and it writes that element, through yamlElement otherwise. The
+// buffer comes from chunkBuffers; the writer puts it back.
+func yamlChunk(items reflect.Value, from, to int, key string, plan *yamlPlan, opts jsonv2.Options) (*bytes.Buffer, error) {
 	out := chunkBuffers.Get().(*bytes.Buffer)
 	out.Reset()
+	var y yamlTyped
 	var e yamlEmitter
 	var js bytes.Buffer // reused: the collector has the model's heap to scan
 	for i := from; i < to; i++ {
+		if plan != nil {
+			if text, ok := y.item(out.AvailableBuffer(), plan, items.Index(i)); ok {
+				out.Write(text)
+				continue
+			}
+		}
 		// Through a pointer, as encoding/json reaches a slice element.
 		if _, err := yamlElement(out, &e, &js, key, items.Index(i).Addr().Interface(), opts); err != nil {
 			return out, err
