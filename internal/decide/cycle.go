@@ -162,6 +162,8 @@ type cycle struct {
 	// NodeResult per node, which at 5,000 nodes was a third of the
 	// cycles' garbage.
 	countOnly bool
+	// asks: the pod's requests the near misses' shortfalls read.
+	asks podAsks
 }
 
 // newCycle applies what happens before a cycle: pods the scheduler never

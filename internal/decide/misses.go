@@ -15,7 +15,6 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/features"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/helper"
-	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/noderesources"
 )
 
 // NearMiss is this tool's analysis of one node that rejected an
@@ -164,6 +163,7 @@ func (c *cycle) nearMisses(ctx context.Context) ([]NearMiss, error) {
 	for i, p := range c.fw.ListPlugins().Filter.Enabled {
 		order[p.Name] = i
 	}
+	c.asks = newPodAsks(c.pod)
 	misses := make([]NearMiss, len(nodes))
 	errs := make([]error, len(nodes))
 	c.fw.Parallelizer().Until(ctx, len(nodes), func(i int) {
@@ -295,29 +295,11 @@ func (c *cycle) rejection(s *fwk.Status, ni fwk.NodeInfo) Rejection {
 	r := Rejection{Plugin: s.Plugin(), Code: s.Code().String(), Reasons: s.Reasons()}
 	switch r.Plugin {
 	case "NodeResourcesFit":
-		r.Shortfalls = shortfalls(c.pod, ni, r.Reasons)
+		r.Shortfalls = c.asks.shortfalls(ni, r.Reasons)
 	case "TaintToleration":
 		r.Taint = untoleratedTaint(c.pod, ni.Node())
 	}
 	return r
-}
-
-// shortfalls are the resources of reasons ("Insufficient cpu", "Too many
-// pods") with the pod's request and the node's free amount, as
-// noderesources.Fits computes them with v1.36's default gates.
-func shortfalls(pod *v1.Pod, ni fwk.NodeInfo, reasons []string) []Shortfall {
-	want := sets.New(reasons...)
-	opts := noderesources.ResourceRequestsOptions{
-		EnablePodLevelResources:           utilfeature.DefaultFeatureGate.Enabled(features.PodLevelResources),
-		EnableDRANodeAllocatableResources: utilfeature.DefaultFeatureGate.Enabled(features.DRANodeAllocatableResources),
-	}
-	var out []Shortfall
-	for _, ir := range noderesources.Fits(pod, ni, nil, opts) {
-		if want.Has(ir.Reason) {
-			out = append(out, Shortfall{Resource: string(ir.ResourceName), Requested: ir.Requested, Free: ir.Capacity - ir.Used})
-		}
-	}
-	return out
 }
 
 // untoleratedTaint is the taint TaintToleration's Filter finds first.
