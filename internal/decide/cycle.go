@@ -310,7 +310,7 @@ func (c *cycle) tryNode(ctx context.Context, name string) (bool, error) {
 	if err != nil {
 		return false, nil
 	}
-	s := c.fw.RunFilterPluginsWithNominatedPods(ctx, c.state, c.pod, ni)
+	s := c.filterNode(ctx, ni)
 	switch {
 	case s.Code() == fwk.Error:
 		return false, s.AsError()

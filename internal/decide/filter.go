@@ -50,7 +50,7 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 		end := min(done+c.filterChunk(want+1, done), n)
 		c.fw.Parallelizer().Until(ctx, end-done, func(i int) {
 			ni := all[candidates[(start+done+i)%n]]
-			statuses[done+i] = c.fw.RunFilterPluginsWithNominatedPods(ctx, c.state, c.pod, ni)
+			statuses[done+i] = c.filterNode(ctx, ni)
 		}, "Filter")
 		first := done == 0
 		for ; done < end; done++ {

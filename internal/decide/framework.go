@@ -115,6 +115,8 @@ type Evaluator struct {
 	memo map[string]*Verdict
 	// shared holds plugin results shared between pods while the state holds.
 	shared *sharedResults
+	// copies are the nodes with nominated pods added, shared between pods.
+	copies *nominatedCopies
 	// evaluateEach: Input.EvaluateEach.
 	evaluateEach bool
 	// identity: what makes a pod's cycle its own beside its fields.
@@ -181,6 +183,7 @@ func New(ctx context.Context, in Input) (*Evaluator, error) {
 	}
 	e.lister.refresh(in.Snapshot)
 	e.shared = newSharedResults(e.lister, in.EvaluateEach || in.withoutSharedResults)
+	e.copies = newNominatedCopies(e.shared)
 	if err := e.build(ctx, in, par); err != nil {
 		e.Close()
 		return nil, err

@@ -1,0 +1,134 @@
+package decide
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
+	fwk "k8s.io/kube-scheduler/framework"
+)
+
+// filterNode is the framework's RunFilterPluginsWithNominatedPods
+// (framework/runtime/framework.go, v1.36.3) with the node's copy shared
+// between pods. The scheduler filters a node with nominated pods twice:
+// first with those of equal or higher priority than the pod (other than
+// the pod itself) added to a copy of the node and to a clone of the cycle
+// state (each PreFilter extension's AddPod), then, if that passed, as it
+// is; without such pods, once as it is. Upstream makes the copy for every
+// pod and node; here pods that add the same nominated pods to a node read
+// one copy (nominatedCopies), and each pod still clones its own state.
+//
+// Where upstream, with nominated pods none of which qualifies, filters an
+// unchanged copy with an unchanged state clone, this filters the node
+// itself: the same content, so the same statuses.
+func (c *cycle) filterNode(ctx context.Context, ni fwk.NodeInfo) *fwk.Status {
+	state, withNominated, err := c.withNominated(ctx, ni)
+	if err != nil {
+		return fwk.AsStatus(err)
+	}
+	if withNominated != nil {
+		s := c.fw.RunFilterPlugins(ctx, state, c.pod, withNominated)
+		if !s.IsSuccess() {
+			return s
+		}
+	}
+	return c.fw.RunFilterPlugins(ctx, c.state, c.pod, ni)
+}
+
+// withNominated is the first pass's state and node (addGENominatedPods),
+// nil when no nominated pod of the node qualifies.
+func (c *cycle) withNominated(ctx context.Context, ni fwk.NodeInfo) (fwk.CycleState, fwk.NodeInfo, error) {
+	nominated := c.fw.NominatedPodsForNode(ni.Node().Name)
+	if len(nominated) == 0 {
+		return nil, nil, nil
+	}
+	prio := corev1helpers.PodPriority(c.pod)
+	var added []fwk.PodInfo
+	for _, pi := range nominated {
+		if p := pi.GetPod(); corev1helpers.PodPriority(p) >= prio && p.UID != c.pod.UID {
+			added = append(added, pi)
+		}
+	}
+	if len(added) == 0 {
+		return nil, nil, nil
+	}
+	out := c.e.copies.get(ni, added)
+	state := c.state.Clone()
+	for _, pi := range added {
+		if s := c.fw.RunPreFilterExtensionAddPod(ctx, state, c.pod, pi, out); !s.IsSuccess() {
+			return nil, nil, s.AsError()
+		}
+	}
+	return state, out, nil
+}
+
+// nominatedCopies are copies of the lister's nodes with nominated pods
+// added, each made once for every pod that adds the same pods, in the
+// same order, to the same NodeInfo.
+//
+// Why one copy serves them all (v1.36.3): the Filter plugins read the
+// node they are given and change nothing in it, and the PreFilter
+// extensions' AddPod (InterPodAffinity, PodTopologySpread,
+// VolumeRestrictions: the only ones in-tree) read of it only its Node,
+// which the copy shares with the node whatever pods were added so far:
+// upstream hands AddPod the copy with the pods added up to that one, here
+// it gets the copy with all of them, and reads the same. A copy is kept
+// while its NodeInfo and the nominated PodInfos are the same objects; the
+// lister's NodeInfos change only where the shared results are forgotten
+// (Evaluator.forget), which forgets the copies too. Input.EvaluateEach
+// makes a copy for every pod and node, as upstream does.
+type nominatedCopies struct {
+	off    bool
+	mu     sync.Mutex
+	byNode map[fwk.NodeInfo][]nominatedCopy
+	// hits counts the copies served again (for tests).
+	hits atomic.Int64
+}
+
+type nominatedCopy struct {
+	added []fwk.PodInfo
+	ni    fwk.NodeInfo
+}
+
+func newNominatedCopies(s *sharedResults) *nominatedCopies {
+	n := &nominatedCopies{off: s.off, byNode: map[fwk.NodeInfo][]nominatedCopy{}}
+	s.memos = append(s.memos, n)
+	return n
+}
+
+func (n *nominatedCopies) unbind() {}
+
+func (n *nominatedCopies) forgetAll() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	clear(n.byNode)
+}
+
+// get is ni with added added, in order: a copy kept from an earlier pod,
+// else a new one.
+func (n *nominatedCopies) get(ni fwk.NodeInfo, added []fwk.PodInfo) fwk.NodeInfo {
+	if n.off {
+		return withPods(ni, added)
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, kept := range n.byNode[ni] {
+		if slices.Equal(kept.added, added) {
+			n.hits.Add(1)
+			return kept.ni
+		}
+	}
+	out := withPods(ni, added)
+	n.byNode[ni] = append(n.byNode[ni], nominatedCopy{added: added, ni: out})
+	return out
+}
+
+func withPods(ni fwk.NodeInfo, pods []fwk.PodInfo) fwk.NodeInfo {
+	out := ni.Snapshot()
+	for _, pi := range pods {
+		out.AddPodInfo(pi)
+	}
+	return out
+}
