@@ -178,20 +178,7 @@ func (c *cycle) nearMisses(ctx context.Context) ([]NearMiss, error) {
 			kept = append(kept, misses[i])
 		}
 	}
-	sort.SliceStable(kept, func(i, j int) bool {
-		a, b := &kept[i], &kept[j]
-		if len(a.Rejections) != len(b.Rejections) {
-			return len(a.Rejections) < len(b.Rejections)
-		}
-		if a.reasons() != b.reasons() {
-			return a.reasons() < b.reasons()
-		}
-		return a.shortage() < b.shortage()
-	})
-	if n := c.e.nearMisses; n > 0 && len(kept) > n {
-		kept = kept[:n:n]
-	}
-	return append([]NearMiss(nil), kept...), nil
+	return nearest(kept, c.e.nearMisses), nil
 }
 
 // shortage is how far the node is from the pod's resource requests: the

@@ -1,6 +1,9 @@
 package decide
 
 import (
+	"cmp"
+	"slices"
+
 	v1 "k8s.io/api/core/v1"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -70,4 +73,46 @@ func free(ni fwk.NodeInfo, name v1.ResourceName) int64 {
 		return alloc.GetEphemeralStorage() - req.GetEphemeralStorage()
 	}
 	return alloc.GetScalarResources()[name] - req.GetScalarResources()[name]
+}
+
+// nearest are the n misses nearest to taking the pod (all with n ≤ 0), in
+// nearMisses' order: fewest rejections, then fewest reasons, then the
+// smallest shortage, then the order given. Each miss's rank is worked out
+// once: a comparison that counted them again was most of the sort, and
+// the sort most of the near misses' own work at 5,000 nodes.
+func nearest(misses []NearMiss, n int) []NearMiss {
+	type rank struct {
+		rejections, reasons int
+		shortage            float64
+		i                   int
+	}
+	ranks := make([]rank, len(misses))
+	for i := range misses {
+		m := &misses[i]
+		ranks[i] = rank{rejections: len(m.Rejections), reasons: m.reasons(), shortage: m.shortage(), i: i}
+	}
+	slices.SortStableFunc(ranks, func(a, b rank) int {
+		switch {
+		case a.rejections != b.rejections:
+			return cmp.Compare(a.rejections, b.rejections)
+		case a.reasons != b.reasons:
+			return cmp.Compare(a.reasons, b.reasons)
+		case a.shortage < b.shortage:
+			return -1
+		case b.shortage < a.shortage:
+			return 1
+		}
+		return 0
+	})
+	if n > 0 && len(ranks) > n {
+		ranks = ranks[:n]
+	}
+	if len(ranks) == 0 {
+		return nil
+	}
+	out := make([]NearMiss, len(ranks))
+	for k, r := range ranks {
+		out[k] = misses[r.i]
+	}
+	return out
 }
