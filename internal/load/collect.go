@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -47,6 +48,13 @@ func prepareNode(node *corev1.Node, share *listSharer, fromFile bool) {
 // is the plain path (FileOptions.Plain): the pod is neither slimmed nor
 // shared.
 func preparePod(pod *corev1.Pod, share *listSharer, fromFile bool) (keep, derived bool) {
+	return preparePodLocked(pod, share, nil, fromFile)
+}
+
+// preparePodLocked is preparePod holding mu (when not nil) while it shares:
+// the decode workers prepare the pods of files on every core with the
+// collector's one sharer (reader.prepare).
+func preparePodLocked(pod *corev1.Pod, share *listSharer, mu *sync.Mutex, fromFile bool) (keep, derived bool) {
 	if terminal(pod) {
 		return false, false
 	}
@@ -59,9 +67,19 @@ func preparePod(pod *corev1.Pod, share *listSharer, fromFile bool) (keep, derive
 	}
 	if share != nil {
 		slimPodKeeping(pod, share.keepEmptyDir)
+		if mu != nil {
+			mu.Lock()
+			defer mu.Unlock()
+		}
 		share.pod(pod)
 	}
 	return true, derived
+}
+
+// prepared is what preparing a pod where it was decoded found
+// (reader.prepare): done is false for a pod the collector prepares itself.
+type prepared struct {
+	done, keep, derived bool
 }
 
 // prepareObject drops managedFields and TypeMeta from an object of a
@@ -95,7 +113,10 @@ type kept struct {
 
 // collector gathers the objects read from files, in order.
 type collector struct {
-	share   *listSharer
+	share *listSharer
+	// shareMu guards share: the decode workers prepare pods with it
+	// (reader.prepare) while the collector prepares nodes.
+	shareMu sync.Mutex
 	feed    sinkFeed
 	count   *readCount // nil without a progress line
 	onNodes func(nodes int64)
@@ -200,7 +221,7 @@ func (c *collector) addPiece(p *piece, r *reader) error {
 		}
 		return nil
 	}
-	return c.addObject(p.obj, p.gvk, p.Loc, r)
+	return c.addObject(p.obj, p.gvk, p.Loc, r, p.prepared)
 }
 
 // endList adds the items held until the List's kind was known.
@@ -305,7 +326,8 @@ func objectName(p *piece) string {
 }
 
 // addObject adds one decoded object read at loc.
-func (c *collector) addObject(obj kruntime.Object, gvk schema.GroupVersionKind, loc read.Location, r *reader) error {
+// A pod is prepared unless prep says it was where it was decoded.
+func (c *collector) addObject(obj kruntime.Object, gvk schema.GroupVersionKind, loc read.Location, r *reader, prep prepared) error {
 	switch o := obj.(type) {
 	case *corev1.Node:
 		if o.Name == "" {
@@ -316,7 +338,7 @@ func (c *collector) addObject(obj kruntime.Object, gvk schema.GroupVersionKind, 
 		if o.Name == "" {
 			return inputError(fmt.Sprintf("%s: Pod without metadata.name", loc.Prefix()), nil)
 		}
-		return c.addPod(o, loc)
+		return c.addPod(o, loc, prep)
 	}
 	if meta.IsListType(obj) {
 		return c.addList(obj, loc, r)
@@ -365,7 +387,7 @@ func (c *collector) addList(list kruntime.Object, loc read.Location, r *reader) 
 		if err != nil {
 			return inputError(fmt.Sprintf("%s: %v", loc.Prefix(), err), err)
 		}
-		if err := c.addObject(item, gvks[0], loc, r); err != nil {
+		if err := c.addObject(item, gvks[0], loc, r, prepared{}); err != nil {
 			return err
 		}
 	}
@@ -389,7 +411,9 @@ func (c *collector) replace(key objectKey, loc read.Location) (int, bool) {
 }
 
 func (c *collector) addNode(node *corev1.Node, loc read.Location) error {
+	c.shareMu.Lock()
 	prepareNode(node, c.share, true)
+	c.shareMu.Unlock()
 	key := objectKey{"", "Node", "", node.Name}
 	if at, ok := c.replace(key, loc); ok {
 		c.nodes[at] = node
@@ -411,10 +435,13 @@ func (c *collector) addNode(node *corev1.Node, loc read.Location) error {
 // nodesStep is how often FileOptions.OnNodes hears of the nodes read.
 const nodesStep = 500
 
-func (c *collector) addPod(pod *corev1.Pod, loc read.Location) error {
-	pod.Namespace = c.namespaceOf(pod.Namespace)
+// addPod adds pod, read at loc, preparing it unless prep says it was.
+func (c *collector) addPod(pod *corev1.Pod, loc read.Location, prep prepared) error {
+	if !prep.done {
+		prep = c.prepare(pod)
+	}
+	keep, derived := prep.keep, prep.derived
 	key := objectKey{"", "Pod", pod.Namespace, pod.Name}
-	keep, derived := preparePod(pod, c.share, true)
 	if derived {
 		if c.derived == 0 {
 			c.derivedEg, c.derivedUID = pod.Namespace+"/"+pod.Name, string(pod.UID)
@@ -446,6 +473,14 @@ func (c *collector) addPod(pod *corev1.Pod, loc read.Location) error {
 		}
 	}
 	return nil
+}
+
+// prepare gives pod its namespace (namespaceOf) and prepares it
+// (preparePod). Safe for concurrent use: the decode workers call it.
+func (c *collector) prepare(pod *corev1.Pod) prepared {
+	pod.Namespace = c.namespaceOf(pod.Namespace)
+	keep, derived := preparePodLocked(pod, c.share, &c.shareMu, true)
+	return prepared{done: true, keep: keep, derived: derived}
 }
 
 // result returns the pods without those taken out by terminal updates.

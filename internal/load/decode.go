@@ -144,9 +144,20 @@ type notAnObject struct{ what string }
 
 func (e notAnObject) Error() string { return "not an object but " + e.what }
 
-// decodePiece decodes p in place (p.obj, p.gvk, p.Err, p.skip). p.Header
-// gives the kind of untyped items.
+// decodePiece decodes p in place (p.obj, p.gvk, p.Err, p.skip) and
+// prepares a pod (p.prepared). p.Header gives the kind of untyped items.
 func (r *reader) decodePiece(p *piece) {
+	r.decodeOnly(p)
+	if pod, ok := p.obj.(*corev1.Pod); ok && pod.Name != "" {
+		// Here rather than in the collector, whose one goroutine adds
+		// every object in order: the decode workers run on every core.
+		// (A pod without a name is the collector's error.)
+		p.prepared = r.c.prepare(pod)
+	}
+}
+
+// decodeOnly is decodePiece without the preparing.
+func (r *reader) decodeOnly(p *piece) {
 	if p.Err != nil || p.Binary {
 		return
 	}

@@ -167,6 +167,8 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 		p := startReadProgress(opts.Progress, clk, r.count, &r.c.feed)
 		defer p.Stop()
 	}
+	// Before the progress line stops: it counts what the sink was given.
+	defer r.c.feed.goAsync()()
 	var notes []string
 	given := make(map[string]bool, len(opts.Filenames))
 	read := map[string]bool{}

@@ -32,6 +32,8 @@ type piece struct {
 	obj  kruntime.Object
 	gvk  schema.GroupVersionKind
 	skip bool // nothing to add: an empty document or an unwanted kind
+	// prepared says whether a pod was prepared where it was decoded.
+	prepared prepared
 	// manifest is set for a skipped workload without metadata.uid.
 	manifest *manifestRef
 }
@@ -136,6 +138,7 @@ func (r *reader) readSource(src *source, in io.Reader) error {
 		for i := range b.pieces {
 			b.pieces[i] = piece{} // let the decoded objects go with the collector alone
 		}
+		r.c.feed.flush()
 		select {
 		case free <- b:
 		default:

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -70,6 +71,67 @@ func TestReadFilesSink(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReadFilesSinkBatches: over several of the reader's batches, whose
+// calls the sink gets from a goroutine of its own (sinkFeed.goAsync), the
+// sink has every call in order, none overlapping, by the time ReadFiles
+// returns; a node after the pods discards it after the pods it was given.
+func TestReadFilesSinkBatches(t *testing.T) {
+	pods := 3*batchSize + 7
+	var in strings.Builder
+	in.WriteString(doc("Node", "n1", ""))
+	want := []string{"node n1"}
+	for i := range pods {
+		in.WriteString(doc("Pod", fmt.Sprintf("p%d", i), ""))
+		want = append(want, fmt.Sprintf("pod p%d", i))
+	}
+	for _, late := range []bool{false, true} {
+		input := in.String()
+		if late {
+			input += doc("Node", "n2", "")
+		}
+		sink := &overlapSink{}
+		if _, err := ReadFiles(FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(input), Sink: sink}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if sink.overlapped.Load() {
+			t.Error("the sink's calls overlapped")
+		}
+		if sink.discarded != late || strings.Join(sink.got, ",") != strings.Join(want, ",") {
+			t.Errorf("late node %v: sink got %d calls (discarded %v), want %d", late, len(sink.got), sink.discarded, len(want))
+		}
+	}
+}
+
+// overlapSink is a recordingSink that notes calls made while another runs.
+type overlapSink struct {
+	recordingSink
+	running, overlapped atomic.Bool
+}
+
+func (s *overlapSink) enter() {
+	if s.running.Swap(true) {
+		s.overlapped.Store(true)
+	}
+}
+
+func (s *overlapSink) AddNode(n *corev1.Node) {
+	s.enter()
+	defer s.running.Store(false)
+	s.recordingSink.AddNode(n)
+}
+
+func (s *overlapSink) AddPod(p *corev1.Pod) {
+	s.enter()
+	defer s.running.Store(false)
+	s.recordingSink.AddPod(p)
+}
+
+func (s *overlapSink) Discard() {
+	s.enter()
+	defer s.running.Store(false)
+	s.recordingSink.Discard()
 }
 
 // TestListSink: a live listing hands the sink every node, then every pod,

@@ -23,9 +23,19 @@ const (
 // file's path.
 func GenCluster(tb testing.TB, dir string, nodes, pods int) string {
 	tb.Helper()
+	return GenClusterShape(tb, dir, nodes, pods, gencluster.ShapeDefault)
+}
+
+// GenClusterShape is GenCluster with the pods of shape (gencluster.Shape).
+func GenClusterShape(tb testing.TB, dir string, nodes, pods int, shape gencluster.Shape) string {
+	tb.Helper()
 	cfg := gencluster.Default()
-	cfg.Nodes, cfg.Pods, cfg.Seed = nodes, pods, 1
-	path := filepath.Join(dir, fmt.Sprintf("cluster-%dn-%dp.json", nodes, pods))
+	cfg.Nodes, cfg.Pods, cfg.Seed, cfg.Shape = nodes, pods, 1, shape
+	name := fmt.Sprintf("cluster-%dn-%dp.json", nodes, pods)
+	if shape != gencluster.ShapeDefault {
+		name = fmt.Sprintf("cluster-%dn-%dp-%s.json", nodes, pods, shape)
+	}
+	path := filepath.Join(dir, name)
 	if err := gencluster.WriteFile(path, cfg); err != nil {
 		tb.Fatalf("loadtest: gencluster: %v", err)
 	}
