@@ -25,7 +25,7 @@ func compact(r *reader, opts FileOptions) {
 		return
 	}
 	if r.decode == nil {
-		r.decode, r.pods = decodeTyped, newPodDecoderKeeping(opts.KeepEmptyDir)
+		r.decode, r.pods, r.nodes = decodeTyped, newPodDecoderKeeping(opts.KeepEmptyDir), newNodeDecoder()
 		r.c.share.podsShared = true
 	}
 	r.c.share.keepEmptyDir = opts.KeepEmptyDir

@@ -248,11 +248,15 @@ func (r *reader) decodeFast(p *piece, data []byte) bool {
 // podKind is the kind the pod decoder decodes.
 var podKind = corev1.SchemeGroupVersion.WithKind("Pod")
 
-// decodeObject decodes one object of kind gvk: v1 Pods with the pod
-// decoder when the reader has one, everything else with r.decode.
+// decodeObject decodes one object of kind gvk: v1 Pods and Nodes with the
+// pod and node decoders when the reader has them, everything else with
+// r.decode.
 func (r *reader) decodeObject(data []byte, gvk schema.GroupVersionKind) (kruntime.Object, error) {
-	if r.pods != nil && gvk == podKind {
+	switch {
+	case r.pods != nil && gvk == podKind:
 		return r.pods.decode(data)
+	case r.nodes != nil && gvk == nodeKind:
+		return r.nodes.decode(data)
 	}
 	return r.decode(data, gvk)
 }

@@ -49,7 +49,9 @@ type reader struct {
 	decode decodeFunc
 	// pods decodes v1 Pods, unless tests replace decode.
 	pods *podDecoder
-	c    *collector
+	// nodes decodes v1 Nodes, unless tests replace decode.
+	nodes *nodeDecoder
+	c     *collector
 	// count follows the reading for the progress line; nil without one.
 	count *readCount
 }
