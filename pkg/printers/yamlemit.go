@@ -316,11 +316,8 @@ func yamlString[S ~string | ~[]byte](s S) (plain, ok bool) {
 	if len(s) == 0 {
 		return false, true
 	}
-	colon := false
 	for i := range len(s) {
-		c := s[i]
-		colon = colon || c == ':'
-		if !isASCIILetter(c) && !isASCIIDigit(c) && strings.IndexByte("._/-:@+", c) < 0 {
+		if !yamlPlainByte(s[i]) {
 			return false, false
 		}
 	}
@@ -336,7 +333,7 @@ func yamlString[S ~string | ~[]byte](s S) (plain, ok bool) {
 		}
 		return true, true
 	}
-	if !isASCIIDigit(s[0]) || colon {
+	if !isASCIIDigit(s[0]) || hasColon(s) {
 		return false, false // a sign, an indicator, or a sexagesimal number
 	}
 	digits := 0
@@ -362,6 +359,32 @@ func yamlString[S ~string | ~[]byte](s S) (plain, ok bool) {
 		}
 	}
 	return true, true
+}
+
+func hasColon[S ~string | ~[]byte](s S) bool {
+	for i := range len(s) {
+		if s[i] == ':' {
+			return true
+		}
+	}
+	return false
+}
+
+// yamlPlainByte reports an ASCII letter or digit or one of "._/-:@+",
+// the characters yamlString knows: one bit per byte below 128, in two
+// words, as this runs on every byte of every string written.
+func yamlPlainByte(c byte) bool {
+	const (
+		low  = 1<<'+' | 1<<'-' | 1<<'.' | 1<<'/' | (1<<10-1)<<'0' | 1<<':'
+		high = 1<<('@'-64) | (1<<26-1)<<('A'-64) | 1<<('_'-64) | (1<<26-1)<<('a'-64)
+	)
+	switch {
+	case c < 64:
+		return low>>c&1 != 0
+	case c < 128:
+		return high>>(c-64)&1 != 0
+	}
+	return false
 }
 
 // yamlMaybeNumber reports a string that starts with a digit and could be
