@@ -31,6 +31,8 @@ var yamlStrings = []string{
 	"registry.k8s.io/pause:3.10.1", "repo/img@sha256:0a1b2c", "a:b", "a:", "a::b", "1:20", "190:20:30", "1a:b", "v1.0+b", "+1", "a+b", "@a", ":a",
 	"a b", "a: b", "#c", "é漢字", "tab\tnl\n\"q\"\\", "bad\xffutf8", "\u2028", "a<b>&c",
 	strings.Repeat("word ", 30), strings.Repeat("x", 200),
+	"1e3", "0.", "1_2_3", "-0", ".NaN", "-.Inf", "2026-11-29T13:12:02Z", "Yes please", "multi\nline\n", " lead", "trail ",
+	"{}", "[]", "&a", "*a", "!t", "%x", "`x", "'q'", "a#b", "a #b", "? x", "- x", "😀",
 }
 
 // yamlKeys are map keys whose order tells go-yaml's sort from a byte sort:
