@@ -164,6 +164,8 @@ type cycle struct {
 	countOnly bool
 	// asks: the pod's requests the near misses' shortfalls read.
 	asks podAsks
+	// nominatedAt: the nominations by node position (filterNode).
+	nominatedAt [][]fwk.PodInfo
 }
 
 // newCycle applies what happens before a cycle: pods the scheduler never
@@ -310,7 +312,7 @@ func (c *cycle) tryNode(ctx context.Context, name string) (bool, error) {
 	if err != nil {
 		return false, nil
 	}
-	s := c.filterNode(ctx, ni)
+	s := c.filterNode(ctx, ni, -1)
 	switch {
 	case s.Code() == fwk.Error:
 		return false, s.AsError()

@@ -43,14 +43,15 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 		c.v.Nodes = slices.Grow(c.v.Nodes, min(n, want+maxFilterChunk))
 	}
 	statuses := c.e.filterStatuses(n)
+	c.nominatedAt = c.e.copies.nominatedAt(c.e.nominator, all)
 	// The scan stops at the extra node that passes; FilterAll wants every
 	// node, and there is none beyond.
 	enough := false
 	for done := 0; done < n && !enough; {
 		end := min(done+c.filterChunk(want+1, done), n)
 		c.fw.Parallelizer().Until(ctx, end-done, func(i int) {
-			ni := all[candidates[(start+done+i)%n]]
-			statuses[done+i] = c.filterNode(ctx, ni)
+			at := candidates[(start+done+i)%n]
+			statuses[done+i] = c.filterNode(ctx, all[at], at)
 		}, "Filter")
 		first := done == 0
 		for ; done < end; done++ {

@@ -23,8 +23,12 @@ import (
 // Where upstream, with nominated pods none of which qualifies, filters an
 // unchanged copy with an unchanged state clone, this filters the node
 // itself: the same content, so the same statuses.
-func (c *cycle) filterNode(ctx context.Context, ni fwk.NodeInfo) *fwk.Status {
-	state, withNominated, err := c.withNominated(ctx, ni)
+//
+// at is ni's position in the lister's list, where the cycle's table of
+// nominations (nominatedAt) answers without asking the nominator by name;
+// -1 asks it.
+func (c *cycle) filterNode(ctx context.Context, ni fwk.NodeInfo, at int) *fwk.Status {
+	state, withNominated, err := c.withNominated(ctx, ni, at)
 	if err != nil {
 		return fwk.AsStatus(err)
 	}
@@ -39,8 +43,13 @@ func (c *cycle) filterNode(ctx context.Context, ni fwk.NodeInfo) *fwk.Status {
 
 // withNominated is the first pass's state and node (addGENominatedPods),
 // nil when no nominated pod of the node qualifies.
-func (c *cycle) withNominated(ctx context.Context, ni fwk.NodeInfo) (fwk.CycleState, fwk.NodeInfo, error) {
-	nominated := c.fw.NominatedPodsForNode(ni.Node().Name)
+func (c *cycle) withNominated(ctx context.Context, ni fwk.NodeInfo, at int) (fwk.CycleState, fwk.NodeInfo, error) {
+	var nominated []fwk.PodInfo
+	if at >= 0 && c.nominatedAt != nil {
+		nominated = c.nominatedAt[at]
+	} else {
+		nominated = c.fw.NominatedPodsForNode(ni.Node().Name)
+	}
 	if len(nominated) == 0 {
 		return nil, nil, nil
 	}
@@ -83,6 +92,11 @@ type nominatedCopies struct {
 	off    bool
 	mu     sync.Mutex
 	byNode map[fwk.NodeInfo][]nominatedCopy
+	// table is the nominations by the lister's positions, made of the
+	// nominator's published nominations over list.
+	table     [][]fwk.PodInfo
+	published *map[string][]fwk.PodInfo
+	list      []fwk.NodeInfo
 	// hits counts the copies served again (for tests).
 	hits atomic.Int64
 }
@@ -131,4 +145,29 @@ func withPods(ni fwk.NodeInfo, pods []fwk.PodInfo) fwk.NodeInfo {
 		out.AddPodInfo(pi)
 	}
 	return out
+}
+
+// nominatedAt are the pods nominated to each of list's nodes by position,
+// as the nominator publishes them (NominatedPodsForNode reads the same):
+// looked up by name once per change of the nominations or of the list,
+// not for every node every cycle filters. Nil when nothing is published
+// (no nominations, or none published yet): the cycle then asks by name.
+// Called before a cycle's filter goroutines start.
+func (n *nominatedCopies) nominatedAt(nom *nominator, list []fwk.NodeInfo) [][]fwk.PodInfo {
+	published := nom.published.Load()
+	if published == nil || !nom.any.Load() {
+		return nil
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.published != published || !sameSlice(n.list, list) {
+		n.table = make([][]fwk.PodInfo, len(list))
+		for i, ni := range list {
+			if pods := (*published)[ni.Node().Name]; len(pods) > 0 {
+				n.table[i] = slices.Clip(pods)
+			}
+		}
+		n.published, n.list = published, list
+	}
+	return n.table
 }

@@ -10,13 +10,15 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 )
 
 // filterNode, with the nominated copies shared between pods, gives every
 // pod on every node the status of the framework's own
 // RunFilterPluginsWithNominatedPods (v1.36.3), which copies the node each
-// time; and an Evaluator sharing the copies gives the verdicts of one that
+// time, whether it reads the nominations from the table by position or
+// asks by name; the table follows a change of the nominations; and an Evaluator sharing the copies gives the verdicts of one that
 // does not. The cluster: the generated one of 300 nodes with 40 of its
 // pending pods' copies nominated to 20 nodes, two to a node: one of a
 // high priority, one of a low priority asking more cpu than any node has;
@@ -76,11 +78,15 @@ func TestNominatedCopiesAreExact(t *testing.T) {
 		if _, s, _ := c.fw.RunPreFilterPlugins(ctx, c.state, c.pod); !s.IsSuccess() {
 			continue
 		}
-		for _, ni := range sharing.lister.list {
+		c.nominatedAt = sharing.copies.nominatedAt(sharing.nominator, sharing.lister.list)
+		for at, ni := range sharing.lister.list {
 			want := c.fw.RunFilterPluginsWithNominatedPods(ctx, c.state, c.pod, ni)
-			got := c.filterNode(ctx, ni)
+			got := c.filterNode(ctx, ni, at)
 			if diff := cmp.Diff(statusOf(want), statusOf(got)); diff != "" {
 				t.Fatalf("%s on %s: status differs from the framework's (-framework +filterNode):\n%s", p.Name, ni.Node().Name, diff)
+			}
+			if diff := cmp.Diff(statusOf(want), statusOf(c.filterNode(ctx, ni, -1))); diff != "" {
+				t.Fatalf("%s on %s, the nominations asked by name: status differs from the framework's:\n%s", p.Name, ni.Node().Name, diff)
 			}
 			compared++
 			if !got.IsRejected() {
@@ -88,7 +94,7 @@ func TestNominatedCopiesAreExact(t *testing.T) {
 			}
 			if c.fw.RunFilterPlugins(ctx, c.state, c.pod, ni).IsSuccess() {
 				byNominated++
-			} else if state, with, _ := c.withNominated(ctx, ni); with != nil && c.fw.RunFilterPlugins(ctx, state, c.pod, with).IsSuccess() {
+			} else if state, with, _ := c.withNominated(ctx, ni, -1); with != nil && c.fw.RunFilterPlugins(ctx, state, c.pod, with).IsSuccess() {
 				withoutNominated++
 			}
 		}
@@ -98,6 +104,13 @@ func TestNominatedCopiesAreExact(t *testing.T) {
 	if byNominated == 0 || withoutNominated == 0 || sharing.copies.hits.Load() == 0 {
 		t.Fatal("the test shows nothing: each pass must reject some pod alone, and copies must be served again")
 	}
+	// The table follows the nominations: one pod fewer on node 0.
+	sharing.nominator.DeleteNominatedPodIfExists(nominated[0])
+	sharing.nominator.publish()
+	if got := sharing.copies.nominatedAt(sharing.nominator, sharing.lister.list)[0]; len(got) != 1 || got[0].GetPod() != nominated[20] {
+		t.Fatalf("after %s left, the nominations on node 0 are %v, want %s alone", nominated[0].Name, got, nominated[20].Name)
+	}
+	sharing.nominator.AddNominatedPod(klog.Background(), newPodInfo(nominated[0]), nil)
 	sharing.forget()
 	in.withoutSharedResults = true
 	each, err := New(context.Background(), in)
