@@ -142,6 +142,9 @@ func untilFitsNotes(u *v1alpha1.UntilFits) []Note {
 		}
 	}
 	tried := "copies tried: " + strings.Join(trials, ", ")
+	if u.Bound > 1 {
+		tried += fmt.Sprintf("; fewer than %d cannot hold the pods' requests", u.Bound)
+	}
 	pods := "every pending pod"
 	if u.Workload != "" {
 		pods = "every replica of " + termtext.Line(u.Workload)

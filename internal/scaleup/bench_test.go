@@ -56,7 +56,8 @@ func BenchmarkScaleUp10Groups5kNodes150kPods(b *testing.B) {
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/answer")
 	for _, g := range out.Groups {
-		b.Logf("%s (%s): %s, %d nodes, trials %v, waste %+v", g.Group.Name, g.Group.Template.Name, g.Result, g.Count, g.Search.Estimate.Trials, g.Waste)
+		e := g.Search.Estimate
+		b.Logf("%s (%s): %s, %d nodes, bound %d, trials %v, %d cycles, waste %+v", g.Group.Name, g.Group.Template.Name, g.Result, g.Count, e.Bound, e.Trials, e.Cycles, g.Waste)
 	}
 	b.Logf("least-waste: %v", out.Chosen)
 }

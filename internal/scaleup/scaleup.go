@@ -30,6 +30,9 @@ type Input struct {
 	// workload's replicas (Workload names it, e.g. "Deployment shop/api").
 	Pods     []*v1.Pod
 	Workload string
+	// WithoutBound: each group's search as if there were no bound
+	// (whatif.UntilFitsInput.WithoutBound), for checking the bound.
+	WithoutBound bool
 }
 
 // Result is a group's answer.
@@ -110,7 +113,7 @@ func Run(ctx context.Context, in Input) (*Outcome, error) {
 
 func runGroup(ctx context.Context, in Input, g Group, shared *whatif.Shared) (*GroupOutcome, error) {
 	res, err := whatif.UntilFits(ctx, whatif.UntilFitsInput{Model: in.Model, Objects: in.Objects, Config: in.Config,
-		Template: g.Template, Bound: g.Pods, Pods: in.Pods, Workload: in.Workload, Shared: shared})
+		Template: g.Template, Bound: g.Pods, Pods: in.Pods, Workload: in.Workload, Shared: shared, WithoutBound: in.WithoutBound})
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func ScaleUpReport(source, config, workload string, pods int, o *scaleup.Outcome
 func scaleUpGroup(g *scaleup.GroupOutcome) v1alpha1.ScaleUpGroup {
 	api := UntilFits(&g.Search.Estimate)
 	d := v1alpha1.ScaleUpGroup{Group: g.Group.Name, Template: g.Group.Template.Name, Size: g.Group.Nodes,
-		Result: string(g.Result), Nodes: g.Count, NeverFit: api.NeverFit, StillPending: api.StillPending, Trials: api.Trials}
+		Result: string(g.Result), Nodes: g.Count, NeverFit: api.NeverFit, StillPending: api.StillPending, Bound: api.Bound, Trials: api.Trials}
 	if g.Max >= 0 {
 		maxSize, allowed := g.Max, g.Allowed
 		d.MaxSize, d.Allowed = &maxSize, &allowed

@@ -34,7 +34,7 @@ func gonePods(pods []whatif.GonePod) []v1alpha1.GonePod {
 
 // UntilFits is the report's untilFits field of the scale-up estimate e.
 func UntilFits(e *whatif.Estimate) *v1alpha1.UntilFits {
-	u := &v1alpha1.UntilFits{Template: e.Template, Workload: e.Workload, Count: e.Count, MaxTried: e.MaxTried, StillPending: e.StillPending,
+	u := &v1alpha1.UntilFits{Template: e.Template, Workload: e.Workload, Count: e.Count, MaxTried: e.MaxTried, Bound: e.Bound, StillPending: e.StillPending,
 		Trials: make([]v1alpha1.UntilFitsTrial, len(e.Trials))}
 	for i, t := range e.Trials {
 		u.Trials[i] = v1alpha1.UntilFitsTrial(t)

@@ -39,19 +39,29 @@ type UntilFitsInput struct {
 	// Shared, when set, is the Evaluator and the run with no copy shared
 	// with other searches on the same cluster and pods (NewShared).
 	Shared *Shared
+	// WithoutBound searches as if there were no bound (lowerBound): from
+	// the guess, doubling after each count that fails, then bisecting; for
+	// checking that the bound changes no answer.
+	WithoutBound bool
 }
 
 // Estimate is the scale-up estimate (internal/views maps it to the
 // report's untilFits field): the template and the workload whose replicas
 // were placed (empty: pending pods), the smallest count of copies (-1:
-// even MaxTried copies leave StillPending pending), each count tried, and
-// the pods one empty copy rejects.
+// even MaxTried copies leave StillPending pending), the count below which
+// the pods' requests cannot fit (Bound, lowerBound; 0 when there is no
+// bound: counts below it are not tried), each count tried, and the pods
+// one empty copy rejects; Cycles, for the benchmarks.
 type Estimate struct {
-	Template     string
-	Workload     string
-	Count        int
-	MaxTried     int
-	Trials       []Trial
+	Template string
+	Workload string
+	Count    int
+	MaxTried int
+	Bound    int
+	Trials   []Trial
+	// Cycles counts the scheduling cycles the search's runs made (the
+	// shared run with no copy by the search that made it).
+	Cycles       int
 	NeverFit     []NeverFit
 	StillPending []string
 }
@@ -86,12 +96,14 @@ type UntilFitsResult struct {
 // each assumed on its node before the next one's cycle (as simulate
 // --pending places them). Each count tried is a full placement run.
 //
-// The search doubles the count from 1 until every such pod is scheduled
-// (at most as many copies as there are such pods), then bisects between
-// the last count that failed and the first that worked. That assumes
-// monotonicity (if k copies are enough, so are k+1), which the scheduler
-// does not promise: scores change with every node added, so placements
-// may differ; the count reported was placed and works.
+// No count below lowerBound is tried: the pods' requests cannot fit
+// fewer copies. The search steps up from there (run) until every such pod
+// is scheduled (at most as many copies as there are such pods), then
+// bisects between the last count that failed and the first that worked.
+// The bisection assumes monotonicity (if k copies are enough, so are
+// k+1), which the scheduler does not promise: scores change with every
+// node added, so placements may differ; the count reported was placed and
+// works, and the count below it failed (or is below the bound).
 //
 // A pod that does not fit one empty copy of the template, on the cluster
 // as it is, is listed in NeverFit with the filter that rejects it on that
@@ -128,6 +140,8 @@ type search struct {
 	// that no cycle places (gated, skipped); out lists them.
 	never sets.Set[types.UID]
 	out   *Estimate
+	// room is what the pods could use, read by neverFit, for lowerBound.
+	room capacity
 }
 
 // objects are the input's objects and, when the template has a CSINode, a
@@ -151,17 +165,23 @@ func (s *search) objects() []runtime.Object {
 	return out
 }
 
-// run places the pods with no copy, then searches: it tries a first
-// guess (estimate), doubles it until every pod fits, then bisects between
-// the last count that failed and the first that worked, probing the count
-// just below a success first (the guess is usually close). Only the first
-// run and the runs that fit place every pod: a run stops at the first pod
-// left pending, which decides it.
+// run places the pods with no copy, then searches upward from the count
+// lowerBound proves necessary (no smaller count is tried: none can fit),
+// or from the first guess (estimate) when that is higher. After a count
+// that fails it steps up by the copies the pods left unplaced would fill,
+// doubling the step on each further failure; once a count fits it bisects
+// between the last count that failed and it, probing the count just below
+// first. When the first count tried is the bound and fits, that one run
+// is the whole search, and the count is the smallest with no
+// monotonicity assumed. Only the first run and the runs that fit place
+// every pod: a run stops at the first pod left pending, which decides it.
 func (s *search) run(ctx context.Context, res *UntilFitsResult) error {
-	try := func(k int, full bool) (bool, error) {
+	// try runs count k and says whether it fits and how many of the pods
+	// that fit a copy alone it scheduled.
+	try := func(k int, full bool) (bool, int, error) {
 		left, vs, err := s.trial(ctx, k, full)
 		if err != nil {
-			return false, err
+			return false, 0, err
 		}
 		t := Trial{Count: k, Fits: len(left) == 0}
 		if full || t.Fits {
@@ -172,17 +192,25 @@ func (s *search) run(ctx context.Context, res *UntilFitsResult) error {
 		if t.Fits || full {
 			res.Verdicts = vs
 		}
-		return t.Fits, nil
+		return t.Fits, s.scheduled(vs), nil
 	}
-	fits, err := try(0, true)
+	fits, _, err := try(0, true)
 	if err != nil || fits {
 		return err
 	}
 	// The first run found the gated and skipped pods.
 	want := len(s.queue) - s.never.Len()
-	lo, hi := 0, -1
-	for k := min(max(s.estimate(res.Verdicts), 1), want); hi < 0; k = min(2*k, want) {
-		if fits, err = try(k, false); err != nil {
+	bound, perCopy := lowerBound(s.e, s.room, s.wanted())
+	if s.in.WithoutBound {
+		bound, perCopy = 0, 0
+	}
+	bound = min(bound, want)
+	res.Estimate.Bound = bound
+	lo, hi := max(bound-1, 0), -1
+	k := min(max(s.estimate(res.Verdicts), bound, 1), want)
+	for step := 0; ; k = min(k+step, want) {
+		fits, placed, err := try(k, false)
+		if err != nil {
 			return err
 		}
 		if fits {
@@ -193,9 +221,10 @@ func (s *search) run(ctx context.Context, res *UntilFitsResult) error {
 		if k >= want {
 			return s.noCount(res, try, want)
 		}
+		step = max(2*step, stepAfter(k, want-placed, perCopy))
 	}
 	for probe := hi - 1; hi-lo > 1; probe = (lo + hi) / 2 {
-		if fits, err = try(probe, false); err != nil {
+		if fits, _, err = try(probe, false); err != nil {
 			return err
 		}
 		if fits {
@@ -209,12 +238,45 @@ func (s *search) run(ctx context.Context, res *UntilFitsResult) error {
 	return nil
 }
 
+// stepAfter is how many copies to add after count k failed with unplaced
+// pods not scheduled: as many as those pods fill, perCopy to a copy (at
+// least 1); k (doubling) when perCopy is unknown.
+func stepAfter(k, unplaced int, perCopy int64) int {
+	if perCopy <= 0 {
+		return k
+	}
+	return max(1, int((int64(unplaced)+perCopy-1)/perCopy))
+}
+
+// wanted are the queued pods that fit one copy alone: those a count must
+// schedule.
+func (s *search) wanted() []*v1.Pod {
+	var out []*v1.Pod
+	for _, p := range s.queue {
+		if !s.never.Has(p.UID) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// scheduled counts the verdicts of wanted pods that are Scheduled.
+func (s *search) scheduled(vs []*decide.Verdict) int {
+	n := 0
+	for _, v := range vs {
+		if v.Result == decide.Scheduled && !s.never.Has(v.Pod.UID) {
+			n++
+		}
+	}
+	return n
+}
+
 // noCount: even want copies leave pods pending; place them in full once
 // more to list those pods.
-func (s *search) noCount(res *UntilFitsResult, try func(int, bool) (bool, error), want int) error {
+func (s *search) noCount(res *UntilFitsResult, try func(int, bool) (bool, int, error), want int) error {
 	res.Estimate.Count = -1
 	res.Estimate.Trials = res.Estimate.Trials[:len(res.Estimate.Trials)-1]
-	if _, err := try(want, true); err != nil {
+	if _, _, err := try(want, true); err != nil {
 		return err
 	}
 	for _, v := range res.Verdicts {
@@ -235,6 +297,7 @@ func (s *search) neverFit(ctx context.Context, out *Estimate) error {
 	}
 	defer undo()
 	name := CopyName(s.in.Template.Name, 1)
+	use := newUsable(s.snap.NumNodes())
 	// Pods of one class (a workload's replicas) get one verdict: nothing
 	// changes between these FilterAll calls.
 	byClass := map[string]*NeverFit{}
@@ -247,6 +310,9 @@ func (s *search) neverFit(ctx context.Context, out *Estimate) error {
 				return fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
 			}
 			nf = rejection(v, name)
+			if nf == nil {
+				use.add(v)
+			}
 			if key != "" {
 				byClass[key] = nf
 			}
@@ -258,6 +324,7 @@ func (s *search) neverFit(ctx context.Context, out *Estimate) error {
 			out.NeverFit = append(out.NeverFit, nf)
 		}
 	}
+	s.room = use.capacity(s.snap, name)
 	return nil
 }
 
@@ -379,6 +446,7 @@ func (s *search) place(ctx context.Context, k int, full bool) ([]*v1.Pod, []*dec
 	placed := sets.New[types.UID]()
 	var left []*v1.Pod
 	verdicts := make([]*decide.Verdict, 0, len(s.queue))
+	defer func() { s.out.Cycles += len(verdicts) }()
 	for _, p := range s.queue {
 		s.e.SetPending(s.queued(placed))
 		v, err := s.e.Schedule(ctx, p)

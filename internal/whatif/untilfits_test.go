@@ -31,10 +31,15 @@ func TestUntilFits(t *testing.T) {
 	if u.Count != 3 || u.MaxTried != 3 {
 		t.Errorf("count %d, max tried %d; want 3, 3", u.Count, u.MaxTried)
 	}
-	// No copy: 3 pending. The guess: 3 x 1000m over the 1500m a copy has
-	// free = 2; 2 copies fail (p3 left), doubled to 4, capped at 3 (one
-	// per pod): fits.
-	if got := fmt.Sprint(u.Trials); got != "[{0 false 3} {2 false 0} {3 true 0}]" {
+	// No copy: 3 pending. The bound (lowerBound): n1's 500m holds no
+	// 1000m pod and a copy's 1500m holds one, so 3 pods need 3 copies (the
+	// cpu sum alone, (3000m - 500m) / 1500m, would say 2); 1 and 2 copies
+	// are not tried. The guess (3 x 1000m / 1500m = 2) is below it: 3
+	// copies, one run, fit.
+	if u.Bound != 3 {
+		t.Errorf("bound %d, want 3", u.Bound)
+	}
+	if got := fmt.Sprint(u.Trials); got != "[{0 false 3} {3 true 0}]" {
 		t.Errorf("trials %s", got)
 	}
 	if got := fmt.Sprint(u.NeverFit); got != "[{default/big NodeResourcesFit [Insufficient cpu]} {default/picky NodeAffinity [node(s) didn't match Pod's node affinity/selector]} "+

@@ -135,9 +135,10 @@ func TestWhatIfOtherCommands(t *testing.T) {
 // nodes have 200m free each, with testdata/pods/deployment.yaml (replicas of
 // 1 cpu, NodeResourcesFit of v1.36: requested + request <= allocatable):
 //   - n2 copies (2000m, no DaemonSet pod) take 2 replicas each: 3 replicas
-//     need 2; the guess is 3000m/2000m -> 2 (fits), then 1 (too few).
+//     need 2. n1 and n2 hold none (200m each), so fewer than ceil(3/2) = 2
+//     copies cannot hold them (the bound): 2 is placed first and fits.
 //   - n1 copies run their proxy (200m), 1800m free, 1 replica each: 3
-//     copies; the guess 3000m/1800m -> 2 (too few), doubled to 3 (fits).
+//     copies; the bound is 3 (one replica per copy), placed once: fits.
 //
 // The same Deployment given with -f is a manifest, not part of the cluster:
 // a note names it and points to --pod-file.
@@ -151,9 +152,9 @@ func TestUntilFitsPodFile(t *testing.T) {
 	}{
 		{[]string{"--pod-file", deploy, "--replicas", "3", "--add-node", "n2", "--until-fits"},
 			"POD                     RESULT      NODE          MESSAGE\nshop/api-7668c546c6-0   scheduled   n2-whatif-1   <none>\nshop/api-7668c546c6-1   scheduled   n2-whatif-2   <none>\nshop/api-7668c546c6-2   scheduled   n2-whatif-1   <none>\n",
-			"note: what-if: 2 nodes like n2 (n2-whatif-1..2) schedule every replica of Deployment shop/api that fits one (copies tried: 0 (3 pending), 2 (fits), 1 (too few))\n", 0},
+			"note: what-if: 2 nodes like n2 (n2-whatif-1..2) schedule every replica of Deployment shop/api that fits one (copies tried: 0 (3 pending), 2 (fits); fewer than 2 cannot hold the pods' requests)\n", 0},
 		{[]string{"--pod-file", deploy, "--replicas", "3", "--add-node", "n1", "--until-fits"}, "",
-			"note: what-if: 3 nodes like n1 (n1-whatif-1..3) schedule every replica of Deployment shop/api that fits one (copies tried: 0 (3 pending), 2 (too few), 3 (fits))\n", 0},
+			"note: what-if: 3 nodes like n1 (n1-whatif-1..3) schedule every replica of Deployment shop/api that fits one (copies tried: 0 (3 pending), 3 (fits); fewer than 3 cannot hold the pods' requests)\n", 0},
 		{[]string{"--pod-file", "testdata/pods/daemonset.yaml", "--add-node", "n2", "--until-fits"}, "",
 			"error: --until-fits with --pod-file testdata/pods/daemonset.yaml: a DaemonSet runs one pod on every node, so no count of nodes is missing; give a Deployment, StatefulSet, Job or Pod\n", 2},
 		{[]string{"-A", "-f", deploy, "--add-node", "n1", "--until-fits"}, "",

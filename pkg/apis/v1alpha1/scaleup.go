@@ -73,6 +73,9 @@ type ScaleUpGroup struct {
 	// StillPending are the pods left pending with one new node per pod
 	// ("too-few").
 	StillPending []string `json:"stillPending,omitempty"`
+	// Bound is the count of new nodes below which the pods' requests
+	// cannot fit (UntilFits.Bound): smaller counts are not placed.
+	Bound int `json:"bound,omitempty"`
 	// Trials are the counts of new nodes placed, in the order tried.
 	Trials []UntilFitsTrial `json:"trials,omitempty"`
 }

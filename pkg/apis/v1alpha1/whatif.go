@@ -77,6 +77,11 @@ type UntilFits struct {
 	Count int `json:"count"`
 	// MaxTried is the largest count placed.
 	MaxTried int `json:"maxTried"`
+	// Bound is the count below which the pods' cpu, memory and pod-count
+	// requests cannot fit (NodeResourcesFit's rule over the nodes the pods
+	// may use and the copies): smaller counts are not placed. Absent when
+	// there is no such bound.
+	Bound int `json:"bound,omitempty"`
 	// Trials are the counts placed, in the order tried.
 	Trials []UntilFitsTrial `json:"trials"`
 	// NeverFit are the pods that do not fit one empty copy of the template
