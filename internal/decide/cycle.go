@@ -151,6 +151,9 @@ type cycle struct {
 	v     *Verdict
 	// feasible nodes, in evaluation order.
 	feasible []fwk.NodeInfo
+	// carry is the table of kept Filter outcomes of the pod's shape, nil
+	// when its Filter plugins are not all node-local (carriedFilters).
+	carry *carryTable
 	// batch is set for consecutive cycles (Schedule), nil for Evaluate.
 	batch *batchCycle
 	// all: filter every node (FilterAll), not only numFeasibleNodesToFind.

@@ -42,6 +42,7 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 	if !c.countOnly {
 		c.v.Nodes = slices.Grow(c.v.Nodes, min(n, want+maxFilterChunk))
 	}
+	c.bindCarried()
 	statuses := c.e.filterStatuses(n)
 	c.nominatedAt = c.e.copies.nominatedAt(c.e.nominator, all)
 	// The scan stops at the extra node that passes; FilterAll wants every
@@ -50,8 +51,7 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 	for done := 0; done < n && !enough; {
 		end := min(done+c.filterChunk(want+1, done), n)
 		c.fw.Parallelizer().Until(ctx, end-done, func(i int) {
-			at := candidates[(start+done+i)%n]
-			statuses[done+i] = c.filterNode(ctx, all[at], at)
+			statuses[done+i] = c.carriedFilter(ctx, candidates[(start+done+i)%n])
 		}, "Filter")
 		first := done == 0
 		for ; done < end; done++ {

@@ -80,6 +80,9 @@ type Input struct {
 	// withoutSharedResults runs every plugin on every node, the class
 	// verdicts still reused (tests compare the two).
 	withoutSharedResults bool
+	// withoutCarriedFilters filters every node of every cycle, never
+	// serving a node's kept outcome (carriedFilters; tests compare the two).
+	withoutCarriedFilters bool
 }
 
 // Evaluator runs scheduling cycles for pods over one cluster state. It is
@@ -117,6 +120,8 @@ type Evaluator struct {
 	shared *sharedResults
 	// copies are the nodes with nominated pods added, shared between pods.
 	copies *nominatedCopies
+	// carried keeps each node's Filter outcome per pod shape across cycles.
+	carried *carriedFilters
 	// evaluateEach: Input.EvaluateEach.
 	evaluateEach bool
 	// identity: what makes a pod's cycle its own beside its fields.
@@ -184,6 +189,7 @@ func New(ctx context.Context, in Input) (*Evaluator, error) {
 	e.lister.refresh(in.Snapshot)
 	e.shared = newSharedResults(e.lister, in.EvaluateEach || in.withoutSharedResults)
 	e.copies = newNominatedCopies(e.shared)
+	e.carried = newCarriedFilters(e.shared, in.withoutCarriedFilters)
 	if err := e.build(ctx, in, par); err != nil {
 		e.Close()
 		return nil, err

@@ -111,6 +111,7 @@ func TestSharedPluginResultsServeOnlyTheListersNodes(t *testing.T) {
 		pending: pods(pod("held").Priority(50).Req(cpu("1500m")).NominatedNodeName("n1")),
 	}
 	e := c.evaluator(t)
+	e.carried.off = true // whole outcomes carried would serve n1 and n2 before the memo
 	first := evaluate(t, e, pod("first").Label("app", "first").Priority(100).Req(cpu("1")).Obj())
 	second := evaluate(t, e, pod("second").Label("app", "second").Priority(0).Req(cpu("1")).Obj())
 	rejected := evaluate(t, e, pod("rejected").Label("app", "rejected").Priority(0).Req(cpu("2500m")).Obj())
