@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
 
+	"github.com/schedcache/kubectl-schedcache/internal/gencluster"
 	"github.com/schedcache/kubectl-schedcache/internal/load/loadtest"
 )
 
@@ -30,7 +31,12 @@ type benchItem struct {
 }
 
 func benchItems(tb testing.TB, nodes, pods int) []benchItem {
-	path := loadtest.GenCluster(tb, tb.TempDir(), nodes, pods)
+	return benchItemsShape(tb, nodes, pods, gencluster.ShapeDefault)
+}
+
+// benchItemsShape is benchItems of pods of shape.
+func benchItemsShape(tb testing.TB, nodes, pods int, shape gencluster.Shape) []benchItem {
+	path := loadtest.GenClusterShape(tb, tb.TempDir(), nodes, pods, shape)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatal(err)

@@ -48,6 +48,8 @@ type podDecoder struct {
 	// ("0.5" and "500m"), as the collector's sharing did. Guarded by mu.
 	mu    sync.Mutex
 	share *listSharer
+	// pools are decodeCommon's.
+	pools commonPools
 }
 
 // byText holds values by the JSON text they were decoded from. Safe for
@@ -107,7 +109,7 @@ func newPodDecoder() *podDecoder { return newPodDecoderKeeping(false) }
 // newPodDecoderKeeping is newPodDecoder keeping emptyDir volumes (as an
 // empty EmptyDirVolumeSource) when keepEmptyDir is set.
 func newPodDecoderKeeping(keepEmptyDir bool) *podDecoder {
-	d := &podDecoder{share: newListSharer()}
+	d := &podDecoder{share: newListSharer(), pools: newCommonPools()}
 	d.share.keepEmptyDir = keepEmptyDir
 	d.opts = jsonv2.JoinOptions(decodeOptions, jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
 		// Shared as decoded.
@@ -171,6 +173,11 @@ func newPodDecoderKeeping(keepEmptyDir bool) *podDecoder {
 // decode is the decodeFunc of v1 Pods. A pod the fast way cannot decode is
 // decoded the plain way (decodeTyped), so errors read as they always did.
 func (d *podDecoder) decode(data []byte) (kruntime.Object, error) {
+	if len(data) <= maxCommonPod {
+		if pod := (&corev1.Pod{}); d.decodeCommon(data, pod) {
+			return pod, nil
+		}
+	}
 	pod := &corev1.Pod{}
 	if jsonv2.Unmarshal(data, pod, d.opts) == nil {
 		return pod, nil
@@ -242,10 +249,15 @@ func (d *podDecoder) sharedMap(dec *jsontext.Decoder, v *map[string]string) erro
 // owner references.
 func sharedWhole[T any](b *byText[T], clip func(T) T) *jsonv2.Unmarshalers {
 	return jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, v *T) error {
-		return shared(dec, b, v, func(text []byte) (t T, err error) {
-			err = jsonv2.Unmarshal(text, &t, decodeOptions)
-			return clip(t), err
-		})
+		return unmarshalWhole(dec, b, v, clip)
+	})
+}
+
+// unmarshalWhole is sharedWhole's unmarshaler.
+func unmarshalWhole[T any](dec *jsontext.Decoder, b *byText[T], v *T, clip func(T) T) error {
+	return shared(dec, b, v, func(text []byte) (t T, err error) {
+		err = jsonv2.Unmarshal(text, &t, decodeOptions)
+		return clip(t), err
 	})
 }
 
