@@ -26,12 +26,19 @@ import (
 // is scheduled leaves the nominator; a pod for which preemption nominated a
 // node joins it, as the scheduler's failure handler does.
 func (e *Evaluator) Schedule(ctx context.Context, pod *v1.Pod) (*Verdict, error) {
+	return e.schedule(ctx, pod, false)
+}
+
+// schedule is Schedule; countOnly keeps no per-node results
+// (ScheduleCounts).
+func (e *Evaluator) schedule(ctx context.Context, pod *v1.Pod, countOnly bool) (*Verdict, error) {
 	ctx = quiet(ctx)
 	e.forget()
 	c, v := e.newCycle(ctx, pod)
 	if c == nil {
 		return v, nil
 	}
+	c.countOnly = countOnly
 	e.cycle++
 	c.batch = &batchCycle{count: e.cycle}
 	if utilfeature.DefaultFeatureGate.Enabled(features.OpportunisticBatching) {

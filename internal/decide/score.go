@@ -58,7 +58,7 @@ func (c *cycle) keepTop(scores []fwk.NodePluginScores) {
 	}
 	if len(top) > 0 {
 		c.v.Result, c.v.Node = Scheduled, scores[top[0]].Name
-		c.batch.store(c, c.v.Node, nil)
+		c.batch.storeScores(c, c.v.Node, scores)
 	}
 }
 

@@ -87,7 +87,7 @@ func (s *simulation) remove(ctx context.Context, node *v1.Node, pods, toMove []*
 			return nil, err
 		}
 		s.e.Refresh(s.snap)
-		v, err := s.e.Schedule(ctx, r)
+		v, err := s.e.ScheduleCounts(ctx, r)
 		if err != nil {
 			return nil, fmt.Errorf("pod %s/%s: %w", r.Namespace, r.Name, err)
 		}
