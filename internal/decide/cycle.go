@@ -169,6 +169,9 @@ type cycle struct {
 	asks podAsks
 	// nominatedAt: the nominations by node position (filterNode).
 	nominatedAt [][]fwk.PodInfo
+	// unrecorded counts the nodes a scan rejected that are not in diag
+	// (filter's diagnose): they count as evaluated all the same.
+	unrecorded int
 }
 
 // newCycle applies what happens before a cycle: pods the scheduler never
@@ -244,7 +247,7 @@ func (c *cycle) run(ctx context.Context, start int) (*Verdict, error) {
 		return c.v, err
 	}
 	c.v.FeasibleNodes = len(c.feasible)
-	c.v.EvaluatedNodes = len(c.feasible) + c.diag.NodeToStatus.Len()
+	c.v.EvaluatedNodes = len(c.feasible) + c.diag.NodeToStatus.Len() + c.unrecorded
 	c.batch.advance(c.e, start, c.v.EvaluatedNodes)
 	switch len(c.feasible) {
 	case 0:

@@ -45,10 +45,15 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 	c.bindCarried()
 	statuses := c.e.filterStatuses(n)
 	c.nominatedAt = c.e.copies.nominatedAt(c.e.nominator, all)
+	// The diagnosis is written after the scan, and only when no node
+	// passed: see diagnose. A node tried first (tryNode) is already in it
+	// and may be scanned again, so then it is written as nodes are taken.
+	lazy := c.diag.NodeToStatus.Len() == 0
 	// The scan stops at the extra node that passes; FilterAll wants every
 	// node, and there is none beyond.
 	enough := false
-	for done := 0; done < n && !enough; {
+	done := 0
+	for done < n && !enough {
 		end := min(done+c.filterChunk(want+1, done), n)
 		c.fw.Parallelizer().Until(ctx, end-done, func(i int) {
 			statuses[done+i] = c.carriedFilter(ctx, candidates[(start+done+i)%n])
@@ -59,30 +64,40 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 				enough = true
 				break
 			}
-			if err := c.take(all[candidates[(start+done)%n]], statuses[done]); err != nil {
+			if err := c.take(all[candidates[(start+done)%n]], statuses[done], !lazy); err != nil {
 				return err
 			}
 		}
-		if first && len(c.feasible) == 0 && done < n {
-			c.roomForAll(n)
+		if first && len(c.feasible) == 0 && done < n && !c.countOnly {
+			c.v.Nodes = slices.Grow(c.v.Nodes, n)
 		}
+	}
+	if lazy {
+		c.diagnose(candidates, start, statuses[:done])
 	}
 	return nil
 }
 
-// roomForAll makes room for n rejected nodes in the verdict and the
-// diagnosis once the first chunk of a scan found no node: most such pods
-// fit nowhere, and growing a 5,000-entry map and list from empty, a
-// doubling at a time, took a third of the cycle's bookkeeping for them.
-// NodeToStatus cannot grow; a copy with room takes its place.
-func (c *cycle) roomForAll(n int) {
-	if !c.countOnly {
-		c.v.Nodes = slices.Grow(c.v.Nodes, n)
+// diagnose writes the scan's rejected nodes into the cycle's diagnosis
+// (their statuses by node, the plugins that rejected them) when no node
+// passed: only a cycle that fails reads it (PostFilter, the FitError
+// message, the near misses). A cycle that places the pod only counts them
+// (unrecorded, for EvaluatedNodes): at 5,000 nodes writing a 5,000-entry
+// map per placement was half of a placement run's CPU. statuses are the
+// scan's, in scan order from start.
+func (c *cycle) diagnose(candidates []int, start int, statuses []*fwk.Status) {
+	rejected := len(statuses) - len(c.feasible)
+	if len(c.feasible) > 0 {
+		c.unrecorded = rejected
+		return
 	}
-	old := c.diag.NodeToStatus
-	m := make(map[string]*fwk.Status, n)
-	old.ForEachExplicitNode(func(name string, s *fwk.Status) { m[name] = s })
-	c.diag.NodeToStatus = framework.NewNodeToStatus(m, old.AbsentNodesStatus())
+	all, n := c.e.lister.list, len(candidates)
+	m := make(map[string]*fwk.Status, rejected)
+	for i, s := range statuses {
+		m[all[candidates[(start+i)%n]].Node().Name] = s
+		c.diag.AddPluginStatus(s)
+	}
+	c.diag.NodeToStatus = framework.NewNodeToStatus(m, c.diag.NodeToStatus.AbsentNodesStatus())
 }
 
 // filterStatuses is the Evaluator's scratch for n Filter statuses. Each
@@ -126,8 +141,9 @@ func (c *cycle) filterChunk(want, done int) int {
 	return max(lo, min(need+need/8+1, maxFilterChunk))
 }
 
-// take records one filtered node's outcome.
-func (c *cycle) take(ni fwk.NodeInfo, s *fwk.Status) error {
+// take records one filtered node's outcome, with diagnosis also into the
+// cycle's diagnosis (else filter's diagnose writes it).
+func (c *cycle) take(ni fwk.NodeInfo, s *fwk.Status, diagnosis bool) error {
 	name := ni.Node().Name
 	switch {
 	case s.Code() == fwk.Error:
@@ -136,8 +152,10 @@ func (c *cycle) take(ni fwk.NodeInfo, s *fwk.Status) error {
 		c.feasible = append(c.feasible, ni)
 		c.addFeasible(name)
 	default:
-		c.diag.NodeToStatus.Set(name, s)
-		c.diag.AddPluginStatus(s)
+		if diagnosis {
+			c.diag.NodeToStatus.Set(name, s)
+			c.diag.AddPluginStatus(s)
+		}
 		c.addRejected(name, s)
 	}
 	return nil
