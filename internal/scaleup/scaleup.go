@@ -113,7 +113,8 @@ func Run(ctx context.Context, in Input) (*Outcome, error) {
 
 func runGroup(ctx context.Context, in Input, g Group, shared *whatif.Shared) (*GroupOutcome, error) {
 	res, err := whatif.UntilFits(ctx, whatif.UntilFitsInput{Model: in.Model, Objects: in.Objects, Config: in.Config,
-		Template: g.Template, Bound: g.Pods, Pods: in.Pods, Workload: in.Workload, Shared: shared, WithoutBound: in.WithoutBound})
+		Template: g.Template, Bound: g.Pods, Pods: in.Pods, Workload: in.Workload, Shared: shared, WithoutBound: in.WithoutBound,
+		CountsOnly: true})
 	if err != nil {
 		return nil, err
 	}

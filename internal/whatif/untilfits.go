@@ -43,6 +43,11 @@ type UntilFitsInput struct {
 	// the guess, doubling after each count that fails, then bisecting; for
 	// checking that the bound changes no answer.
 	WithoutBound bool
+	// CountsOnly: the placements' verdicts keep no result per node
+	// (decide.Evaluator.ScheduleCounts; the same placements), for callers
+	// that print none of them (scale-up). Searches sharing a Shared must
+	// agree on it.
+	CountsOnly bool
 }
 
 // Estimate is the scale-up estimate (internal/views maps it to the
@@ -449,7 +454,7 @@ func (s *search) place(ctx context.Context, k int, full bool) ([]*v1.Pod, []*dec
 	defer func() { s.out.Cycles += len(verdicts) }()
 	for _, p := range s.queue {
 		s.e.SetPending(s.queued(placed))
-		v, err := s.e.Schedule(ctx, p)
+		v, err := s.schedule(ctx, p)
 		if err != nil {
 			return nil, nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
 		}
@@ -536,4 +541,13 @@ func (s *search) estimate(verdicts []*decide.Verdict) int {
 	fpods := free[v1.ResourcePods]
 	ratio(pods, fpods.Value()-int64(len(s.in.Bound)))
 	return guess
+}
+
+// schedule places p with the search's Evaluator, keeping a result per
+// node in its verdict unless the input asks for counts only.
+func (s *search) schedule(ctx context.Context, p *v1.Pod) (*decide.Verdict, error) {
+	if s.in.CountsOnly {
+		return s.e.ScheduleCounts(ctx, p)
+	}
+	return s.e.Schedule(ctx, p)
 }

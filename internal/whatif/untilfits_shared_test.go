@@ -34,3 +34,31 @@ func TestUntilFitsShared(t *testing.T) {
 		t.Errorf("cache not restored: %d pods (want %d), %d nodes", n, podsBefore, m.Cache.NodeCount())
 	}
 }
+
+// CountsOnly changes what the verdicts keep, never the search: the same
+// trials and count, every pod on the same node with the same message, and
+// no result per node.
+func TestUntilFitsCountsOnly(t *testing.T) {
+	c, m := scaleUpFixture(t)
+	var got [2]string
+	for i, countsOnly := range []bool{false, true} {
+		res, err := UntilFits(context.Background(), UntilFitsInput{
+			Model: m, Objects: c.Objects, Template: c.Nodes[0], Bound: NodeBoundPods(c.Pods, "n1"), Pods: m.Pending, CountsOnly: countsOnly,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = fmt.Sprintf("%d %v;", res.Estimate.Count, res.Estimate.Trials)
+		nodes := 0
+		for _, v := range res.Verdicts {
+			got[i] += fmt.Sprintf(" %s/%s %s %s %q", v.Pod.Namespace, v.Pod.Name, v.Result, v.Node, v.Message)
+			nodes += len(v.Nodes)
+		}
+		if countsOnly != (nodes == 0) {
+			t.Errorf("CountsOnly %t: %d results per node", countsOnly, nodes)
+		}
+	}
+	if got[0] != got[1] {
+		t.Errorf("with results per node:\n%s\ncounts only:\n%s", got[0], got[1])
+	}
+}
