@@ -181,16 +181,29 @@ func runnersUp(scored []NodeResult, chosen string) framework.SortedScoredNodes {
 	if scored == nil {
 		return nil // a nil interface: the framework checks for it
 	}
-	var rest []int
-	for i := range scored {
-		if n := &scored[i]; n.Feasible && n.Name != chosen {
-			rest = append(rest, i)
+	return byTotal(len(scored), func(i int) (string, int64, bool) {
+		n := &scored[i]
+		return n.Name, n.Total, n.Feasible && n.Name != chosen
+	})
+}
+
+// byTotal orders the n nodes that at(i) keeps by total score, highest
+// first, equal totals in their order of i (scan order).
+func byTotal(n int, at func(i int) (name string, total int64, keep bool)) *sortedNodes {
+	type scored struct {
+		name  string
+		total int64
+	}
+	rest := make([]scored, 0, n)
+	for i := range n {
+		if name, total, keep := at(i); keep {
+			rest = append(rest, scored{name, total})
 		}
 	}
-	sort.SliceStable(rest, func(i, j int) bool { return scored[rest[i]].Total > scored[rest[j]].Total })
+	sort.SliceStable(rest, func(i, j int) bool { return rest[i].total > rest[j].total })
 	names := make([]string, len(rest))
-	for i, k := range rest {
-		names[i] = scored[k].Name
+	for i, r := range rest {
+		names[i] = r.name
 	}
 	return &sortedNodes{names: names}
 }

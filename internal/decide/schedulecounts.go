@@ -2,7 +2,6 @@ package decide
 
 import (
 	"context"
-	"sort"
 
 	v1 "k8s.io/api/core/v1"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -39,16 +38,7 @@ func (b *batchCycle) storeScores(c *cycle, chosen string, scores []fwk.NodePlugi
 // runnersUpOfScores orders the scored nodes other than chosen by total
 // score, highest first, equal totals in scan order (runnersUp's order).
 func runnersUpOfScores(scores []fwk.NodePluginScores, chosen string) framework.SortedScoredNodes {
-	rest := make([]int, 0, len(scores))
-	for i := range scores {
-		if scores[i].Name != chosen {
-			rest = append(rest, i)
-		}
-	}
-	sort.SliceStable(rest, func(i, j int) bool { return scores[rest[i]].TotalScore > scores[rest[j]].TotalScore })
-	names := make([]string, len(rest))
-	for i, k := range rest {
-		names[i] = scores[k].Name
-	}
-	return &sortedNodes{names: names}
+	return byTotal(len(scores), func(i int) (string, int64, bool) {
+		return scores[i].Name, scores[i].TotalScore, scores[i].Name != chosen
+	})
 }
