@@ -163,16 +163,21 @@ func (b *batchCycle) advance(e *Evaluator, start, processed int) {
 // store hands the cycle's outcome to the framework's batching: the chosen
 // node and the other scored nodes, best first.
 func (b *batchCycle) store(c *cycle, chosen string, scored []NodeResult) {
+	b.storeWith(c, chosen, func() framework.SortedScoredNodes { return runnersUp(scored, chosen) })
+}
+
+// storeWith is store with the runners-up made by others, called only when
+// the framework reads them: to keep them for the next pod with the same
+// signature, and not when its hint was taken.
+func (b *batchCycle) storeWith(c *cycle, chosen string, others func() framework.SortedScoredNodes) {
 	if b == nil || !b.enabled {
 		return
 	}
-	var others framework.SortedScoredNodes
-	// The framework reads the other nodes only to keep them for the next
-	// pod with the same signature, and not when its hint was taken.
+	var rest framework.SortedScoredNodes
 	if b.signature != nil && b.hinted != chosen {
-		others = runnersUp(scored, chosen)
+		rest = others()
 	}
-	c.fw.StoreScheduleResults(context.Background(), b.signature, b.hinted, chosen, others, b.count)
+	c.fw.StoreScheduleResults(context.Background(), b.signature, b.hinted, chosen, rest, b.count)
 }
 
 // runnersUp orders the scored nodes other than chosen by total score,

@@ -25,14 +25,7 @@ func (e *Evaluator) ScheduleCounts(ctx context.Context, pod *v1.Pod) (*Verdict, 
 // runners-up come from the scores themselves, which list the feasible
 // nodes in scan order, as the per-node results do.
 func (b *batchCycle) storeScores(c *cycle, chosen string, scores []fwk.NodePluginScores) {
-	if b == nil || !b.enabled {
-		return
-	}
-	var others framework.SortedScoredNodes
-	if b.signature != nil && b.hinted != chosen {
-		others = runnersUpOfScores(scores, chosen)
-	}
-	c.fw.StoreScheduleResults(context.Background(), b.signature, b.hinted, chosen, others, b.count)
+	b.storeWith(c, chosen, func() framework.SortedScoredNodes { return runnersUpOfScores(scores, chosen) })
 }
 
 // runnersUpOfScores orders the scored nodes other than chosen by total
