@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/load/loadtest"
@@ -20,9 +19,9 @@ const benchLabel = "bench.schedcache.io/scale-up"
 // loading, on the generated 5,000-node / 150,000-pod cluster: 10 node
 // groups, each made of one untainted, schedulable node (the first ten of
 // the generated cluster, labelled pool bench-0..9 and with a common
-// label), and 100 plain pending pods (no gate, no volume, the default
-// scheduler) that select the common label and ask for 1 cpu and 2Gi, so
-// that every group needs several new nodes. The templates, the ten
+// label), and 100 plain pending pods that select the common label
+// (loadtest.SelectPending: their first container asks for 1 cpu and 2Gi),
+// so that every group needs several new nodes. The templates, the ten
 // searches (sharing one Evaluator and the run with no new node) and
 // least-waste are timed. Target (2 cores): <= 10 s per answer.
 func BenchmarkScaleUp10Groups5kNodes150kPods(b *testing.B) {
@@ -35,7 +34,7 @@ func BenchmarkScaleUp10Groups5kNodes150kPods(b *testing.B) {
 	if len(nodes) != 10 {
 		b.Fatalf("%d untainted, schedulable nodes, want 10", len(nodes))
 	}
-	pods := benchPods(c, 100)
+	pods := loadtest.SelectPending(c.Pods, 100, map[string]string{benchLabel: "yes"})
 	m, err := model.Build(c, cache.Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -81,25 +80,4 @@ func benchGroups(c *load.Cluster, n int) []*v1.Node {
 		out = append(out, cp)
 	}
 	return out
-}
-
-// benchPods has n plain pending pods select benchLabel with 1 cpu and 2Gi
-// (copies replace the objects in c); it returns how many it changed.
-func benchPods(c *load.Cluster, n int) int {
-	chosen := 0
-	for i, p := range c.Pods {
-		if chosen == n {
-			break
-		}
-		if p.Spec.NodeName != "" || len(p.Spec.SchedulingGates) > 0 || len(p.Spec.Volumes) > 0 || (p.Spec.SchedulerName != "" && p.Spec.SchedulerName != v1.DefaultSchedulerName) {
-			continue
-		}
-		q := p.DeepCopy()
-		q.Spec.NodeSelector = map[string]string{benchLabel: "yes"}
-		q.Spec.Affinity = nil
-		q.Spec.Containers[0].Resources.Requests = v1.ResourceList{v1.ResourceCPU: resource.MustParse("1"), v1.ResourceMemory: resource.MustParse("2Gi")}
-		c.Pods[i] = q
-		chosen++
-	}
-	return chosen
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/schedcache/kubectl-schedcache/internal/decide"
 	"github.com/schedcache/kubectl-schedcache/internal/load"
@@ -82,21 +81,7 @@ func benchPool(c *load.Cluster) *v1.Node {
 			break
 		}
 	}
-	chosen := 0
-	for i, p := range c.Pods {
-		if chosen == 100 {
-			break
-		}
-		if p.Spec.NodeName != "" || len(p.Spec.SchedulingGates) > 0 || len(p.Spec.Volumes) > 0 || (p.Spec.SchedulerName != "" && p.Spec.SchedulerName != v1.DefaultSchedulerName) {
-			continue
-		}
-		q := p.DeepCopy()
-		q.Spec.NodeSelector = map[string]string{benchPoolLabel: "scale"}
-		q.Spec.Affinity = nil
-		// Big enough that the pool needs several new nodes.
-		q.Spec.Containers[0].Resources.Requests = v1.ResourceList{v1.ResourceCPU: resource.MustParse("1"), v1.ResourceMemory: resource.MustParse("2Gi")}
-		c.Pods[i] = q
-		chosen++
-	}
+	// Big enough that the pool needs several new nodes.
+	loadtest.SelectPending(c.Pods, 100, map[string]string{benchPoolLabel: "scale"})
 	return tmpl
 }
