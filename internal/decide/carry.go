@@ -85,7 +85,7 @@ type carryTable struct {
 type carrySlot struct {
 	set bool
 	gen int64
-	// status is the kept outcome, nil for a pass; served as a clone.
+	// status is the kept outcome, nil for a pass; served as is (kept).
 	status *fwk.Status
 }
 
@@ -221,19 +221,36 @@ func (c *cycle) carriedFilter(ctx context.Context, pos int) *fwk.Status {
 	if t == nil || (c.nominatedAt != nil && len(c.nominatedAt[pos]) > 0) {
 		return c.filterNode(ctx, ni, pos)
 	}
-	sl, gen := &t.slots[pos], ni.GetGeneration()
-	if sl.set && sl.gen == gen {
+	if s, ok := c.kept(pos); ok {
 		c.e.carried.hits.Add(1)
-		if sl.status == nil {
-			return nil
-		}
-		return sl.status.Clone()
+		return s
 	}
+	sl, gen := &t.slots[pos], ni.GetGeneration()
 	s := c.filterNode(ctx, ni, pos)
 	if keepable(s) {
 		*sl = carrySlot{set: true, gen: gen, status: c.e.carried.intern(s)}
 	}
 	return s
+}
+
+// kept is the outcome kept for the node at position pos of the lister's
+// list, when the cycle has a table, the node has no nominated pods and
+// its slot was filled at the node's current generation. The status is
+// served as kept, shared by every cycle that reads it: nothing that reads
+// a Filter outcome (the scan, the diagnosis, PostFilter, the FitError
+// message, the near misses; v1.36.3's framework sets a plugin name or
+// appends a reason only on statuses its plugins have just returned)
+// changes it.
+func (c *cycle) kept(pos int) (*fwk.Status, bool) {
+	t := c.carry
+	if t == nil || (c.nominatedAt != nil && len(c.nominatedAt[pos]) > 0) {
+		return nil, false
+	}
+	sl := &t.slots[pos]
+	if !sl.set || sl.gen != c.e.lister.list[pos].GetGeneration() {
+		return nil, false
+	}
+	return sl.status, true
 }
 
 // intern is the kept copy of a rejection equal to s; nil for a pass.

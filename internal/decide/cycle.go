@@ -172,6 +172,11 @@ type cycle struct {
 	// unrecorded counts the nodes a scan rejected that are not in diag
 	// (filter's diagnose): they count as evaluated all the same.
 	unrecorded int
+	// tallied are the rejections tallied and not yet counted (tally).
+	tallied struct {
+		s *fwk.Status
+		n int
+	}
 }
 
 // newCycle applies what happens before a cycle: pods the scheduler never

@@ -55,9 +55,7 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 	done := 0
 	for done < n && !enough {
 		end := min(done+c.filterChunk(want+1, done), n)
-		c.fw.Parallelizer().Until(ctx, end-done, func(i int) {
-			statuses[done+i] = c.carriedFilter(ctx, candidates[(start+done+i)%n])
-		}, "Filter")
+		c.filterRange(ctx, statuses, func(i int) int { return candidates[(start+i)%n] }, done, end)
 		first := done == 0
 		for ; done < end; done++ {
 			if len(c.feasible) == want && statuses[done].IsSuccess() {
@@ -72,11 +70,74 @@ func (c *cycle) filter(ctx context.Context, candidates []int, start int) error {
 			c.v.Nodes = slices.Grow(c.v.Nodes, n)
 		}
 	}
+	c.flushTally()
 	if lazy {
 		c.diagnose(candidates, start, statuses[:done])
 	}
 	return nil
 }
+
+// tally counts a rejection for RejectedBy, folding consecutive nodes
+// rejected with the same status (a kept outcome is one object for every
+// node it is served for) into one count; flushTally adds the last run.
+func (c *cycle) tally(s *fwk.Status) {
+	if s != c.tallied.s {
+		c.flushTally()
+		c.tallied.s = s
+	}
+	c.tallied.n++
+}
+
+func (c *cycle) flushTally() {
+	if c.tallied.n > 0 {
+		c.countRejected(c.tallied.s, c.tallied.n)
+	}
+	c.tallied.s, c.tallied.n = nil, 0
+}
+
+// filterRange fills statuses[lo:hi] with the Filter outcomes of the nodes
+// at positions pos(lo)..pos(hi-1) of the lister's list. Outcomes kept for
+// the pod's shape are read on the calling goroutine; the other nodes are
+// filtered on the framework's parallelizer when there are enough of them
+// to pay for its goroutines, else here. Where a node is filtered changes
+// no outcome. In a placement run most nodes of a chunk are kept
+// outcomes: handing every chunk to goroutines cost more in starting and
+// waking them than the reads themselves (the scale-up benchmark ran
+// faster with GOMAXPROCS=1 than with 2 before this).
+func (c *cycle) filterRange(ctx context.Context, statuses []*fwk.Status, pos func(int) int, lo, hi int) {
+	if c.carry == nil {
+		c.fw.Parallelizer().Until(ctx, hi-lo, func(i int) {
+			statuses[lo+i] = c.carriedFilter(ctx, pos(lo+i))
+		}, "Filter")
+		return
+	}
+	missed := c.e.missed[:0]
+	hits := 0
+	for i := lo; i < hi; i++ {
+		if s, ok := c.kept(pos(i)); ok {
+			statuses[i] = s
+			hits++
+		} else {
+			missed = append(missed, i)
+		}
+	}
+	c.e.missed = missed
+	c.e.carried.hits.Add(int64(hits))
+	if len(missed) < minParallelFilter {
+		for _, i := range missed {
+			statuses[i] = c.carriedFilter(ctx, pos(i))
+		}
+		return
+	}
+	c.fw.Parallelizer().Until(ctx, len(missed), func(k int) {
+		i := missed[k]
+		statuses[i] = c.carriedFilter(ctx, pos(i))
+	}, "Filter")
+}
+
+// minParallelFilter is the fewest nodes to filter in full that filterRange
+// hands to the parallelizer.
+const minParallelFilter = 16
 
 // diagnose writes the scan's rejected nodes into the cycle's diagnosis
 // (their statuses by node, the plugins that rejected them) when no node
@@ -144,14 +205,16 @@ func (c *cycle) filterChunk(want, done int) int {
 // take records one filtered node's outcome, with diagnosis also into the
 // cycle's diagnosis (else filter's diagnose writes it).
 func (c *cycle) take(ni fwk.NodeInfo, s *fwk.Status, diagnosis bool) error {
-	name := ni.Node().Name
 	switch {
-	case s.Code() == fwk.Error:
-		return s.AsError()
 	case s.IsSuccess():
 		c.feasible = append(c.feasible, ni)
-		c.addFeasible(name)
+		c.addFeasible(ni.Node().Name)
+	case s.Code() == fwk.Error:
+		return s.AsError()
+	case c.countOnly && !diagnosis:
+		c.tally(s) // no name needed: the common case of a run
 	default:
+		name := ni.Node().Name
 		if diagnosis {
 			c.diag.NodeToStatus.Set(name, s)
 			c.diag.AddPluginStatus(s)

@@ -103,6 +103,9 @@ type Evaluator struct {
 	// statuses is the filter step's scratch, one per candidate node, kept
 	// from cycle to cycle (5,000 pointers a cycle at 5,000 nodes).
 	statuses []*fwk.Status
+	// missed is filterRange's scratch: the chunk's nodes with no kept
+	// outcome.
+	missed []int
 	// nextStartNodeIndex is where the next sequential cycle starts scanning
 	// (Schedule only; Evaluate always starts at 0).
 	nextStartNodeIndex int

@@ -18,7 +18,8 @@ import (
 // pod on every node the status of the framework's own
 // RunFilterPluginsWithNominatedPods (v1.36.3), which copies the node each
 // time, whether it reads the nominations from the table by position or
-// asks by name; the table follows a change of the nominations; and an Evaluator sharing the copies gives the verdicts of one that
+// asks by name; the table follows a change of the nominations (a node
+// losing its last one included); and an Evaluator sharing the copies gives the verdicts of one that
 // does not. The cluster: the generated one of 300 nodes with 40 of its
 // pending pods' copies nominated to 20 nodes, two to a node: one of a
 // high priority, one of a low priority asking more cpu than any node has;
@@ -110,6 +111,14 @@ func TestNominatedCopiesAreExact(t *testing.T) {
 	if got := sharing.copies.nominatedAt(sharing.nominator, sharing.lister.list)[0]; len(got) != 1 || got[0].GetPod() != nominated[20] {
 		t.Fatalf("after %s left, the nominations on node 0 are %v, want %s alone", nominated[0].Name, got, nominated[20].Name)
 	}
+	// and a node that loses its last nomination has none in the table
+	// rewritten in place.
+	sharing.nominator.DeleteNominatedPodIfExists(nominated[20])
+	sharing.nominator.publish()
+	if got := sharing.copies.nominatedAt(sharing.nominator, sharing.lister.list); len(got[0]) != 0 || len(got[1]) != 2 {
+		t.Fatalf("with no pod nominated to node 0, the table has %d there and %d on node 1, want 0 and 2", len(got[0]), len(got[1]))
+	}
+	sharing.nominator.AddNominatedPod(klog.Background(), newPodInfo(nominated[20]), nil)
 	sharing.nominator.AddNominatedPod(klog.Background(), newPodInfo(nominated[0]), nil)
 	sharing.forget()
 	in.withoutSharedResults = true

@@ -3,6 +3,7 @@ package decide
 import (
 	"context"
 	"fmt"
+	"maps"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -19,7 +20,8 @@ import (
 // batch.go; signatures need a profile without default spreading),
 // pods of other shapes between them, one with required anti-affinity to
 // the replicas, and one too big for any node. The count-only verdicts
-// carry no per-node results.
+// carry no per-node results, and count the rejected nodes as Schedule's
+// per-node results do.
 func TestScheduleCountsPlacesAsSchedule(t *testing.T) {
 	var ns []*v1.Node
 	for i := range 12 {
@@ -44,7 +46,7 @@ func TestScheduleCountsPlacesAsSchedule(t *testing.T) {
 	}
 	full := placeAll(t, cfg, ns, seq, (*Evaluator).Schedule)
 	counts := placeAll(t, cfg, ns, seq, (*Evaluator).ScheduleCounts)
-	hints := 0
+	hints, rejections := 0, 0
 	for i, f := range full {
 		c := counts[i]
 		if f.Result != c.Result || f.Node != c.Node || f.Message != c.Message || f.TakenFirst != c.TakenFirst ||
@@ -56,9 +58,16 @@ func TestScheduleCountsPlacesAsSchedule(t *testing.T) {
 		if c.Nodes != nil {
 			t.Errorf("%s: ScheduleCounts kept %d per-node results", seq[i].Name, len(c.Nodes))
 		}
+		if want := rejectedBy(f.Nodes); !maps.Equal(want, c.RejectedBy) && len(want)+len(c.RejectedBy) > 0 {
+			t.Errorf("%s: ScheduleCounts counted the rejected nodes as %v, Schedule's nodes give %v", seq[i].Name, c.RejectedBy, want)
+		}
+		rejections += len(c.RejectedBy)
 		if f.TakenFirst == "hint" {
 			hints++
 		}
+	}
+	if rejections < 2 {
+		t.Errorf("%d kinds of rejection counted: the counts are not exercised", rejections)
 	}
 	if hints == 0 {
 		t.Errorf("no placement took OpportunisticBatching's hint: the runners-up are not exercised")

@@ -3,6 +3,7 @@ package whatif
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	v1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
@@ -448,12 +449,13 @@ func (s *search) place(ctx context.Context, k int, full bool) ([]*v1.Pod, []*dec
 		}
 	}()
 	s.e.Restart()
-	placed := sets.New[types.UID]()
+	// The scheduler's queue: the pending pods not placed yet.
+	queued := slices.Clone(s.in.Model.Pending)
 	var left []*v1.Pod
 	verdicts := make([]*decide.Verdict, 0, len(s.queue))
 	defer func() { s.out.Cycles += len(verdicts) }()
 	for _, p := range s.queue {
-		s.e.SetPending(s.queued(placed))
+		s.e.SetPending(queued)
 		v, err := s.schedule(ctx, p)
 		if err != nil {
 			return nil, nil, fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
@@ -479,23 +481,14 @@ func (s *search) place(ctx context.Context, k int, full bool) ([]*v1.Pod, []*dec
 			return nil, nil, fmt.Errorf("assuming pod %s/%s on %s: %w", p.Namespace, p.Name, v.Node, err)
 		}
 		assumed = append(assumed, a)
-		placed.Insert(p.UID)
+		if i := slices.IndexFunc(queued, func(q *v1.Pod) bool { return q.UID == p.UID }); i >= 0 {
+			queued = slices.Delete(queued, i, i+1)
+		}
 		if err := s.refresh(); err != nil {
 			return nil, nil, err
 		}
 	}
 	return left, verdicts, nil
-}
-
-// queued are the pending pods not placed yet: the scheduler's queue.
-func (s *search) queued(placed sets.Set[types.UID]) []*v1.Pod {
-	out := make([]*v1.Pod, 0, len(s.in.Model.Pending))
-	for _, p := range s.in.Model.Pending {
-		if !placed.Has(p.UID) {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // estimate is a first guess of the count, only to start the search near
