@@ -104,13 +104,6 @@ func (k objectKey) String() string {
 	return fmt.Sprintf("%s %q", kind, k.namespace+"/"+k.name)
 }
 
-// kept is where an object of a key was read, and its index in the
-// collector's slice of its kind (-1: not kept, a terminal pod).
-type kept struct {
-	loc   read.Location
-	index int
-}
-
 // collector gathers the objects read from files, in order.
 type collector struct {
 	share *listSharer
@@ -126,7 +119,7 @@ type collector struct {
 	nodes   []*corev1.Node
 	pods    []*corev1.Pod
 	others  []kruntime.Object
-	keys    map[objectKey]kept
+	keys    keyTable
 	removed int // pods replaced by a terminal one: nil in pods until the end
 
 	// namespace is FileOptions.Namespace (namespaceOf).
@@ -156,7 +149,7 @@ type collector struct {
 const maxReplacedLines = 10
 
 func newCollector(objects bool, extra map[schema.GroupKind]bool) *collector {
-	return &collector{share: newListSharer(), objects: objects, extra: extra, keys: map[objectKey]kept{}}
+	return &collector{share: newListSharer(), objects: objects, extra: extra, keys: newKeyTable()}
 }
 
 // add adds a decoded piece of src, in order. Untyped List items wait for
@@ -358,11 +351,11 @@ func (c *collector) addObject(obj kruntime.Object, gvk schema.GroupVersionKind, 
 	prepareObject(obj)
 	c.setNamespace(gvk.GroupKind(), m)
 	key := objectKey{gvk.Group, gvk.Kind, m.GetNamespace(), m.GetName()}
-	if at, ok := c.replace(key, loc); ok {
+	if at, ok := replaceKey(c, c.keys.others, key, key, loc); ok {
 		c.others[at] = obj
 		return nil
 	}
-	c.keys[key] = kept{loc, len(c.others)}
+	c.keys.others[key] = c.keys.kept(loc, len(c.others))
 	c.others = append(c.others, obj)
 	return nil
 }
@@ -394,33 +387,16 @@ func (c *collector) addList(list kruntime.Object, loc read.Location, r *reader) 
 	return nil
 }
 
-// replace records that key was read at loc. When an object of that key was
-// read before, it warns that the later one replaces it and returns the
-// earlier one's index.
-func (c *collector) replace(key objectKey, loc read.Location) (int, bool) {
-	first, ok := c.keys[key]
-	if !ok {
-		return 0, false
-	}
-	c.nReplaced++
-	if len(c.replaced) < maxReplacedLines {
-		c.replaced = append(c.replaced, fmt.Sprintf("%s in %s replaces the one in %s, as an update would", key, loc, first.loc))
-	}
-	c.keys[key] = kept{loc, first.index}
-	return first.index, first.index >= 0
-}
-
 func (c *collector) addNode(node *corev1.Node, loc read.Location) error {
 	c.shareMu.Lock()
 	prepareNode(node, c.share, true)
 	c.shareMu.Unlock()
-	key := objectKey{"", "Node", "", node.Name}
-	if at, ok := c.replace(key, loc); ok {
+	if at, ok := replaceKey(c, c.keys.nodes, node.Name, objectKey{"", "Node", "", node.Name}, loc); ok {
 		c.nodes[at] = node
 		c.feed.discard()
 		return nil
 	}
-	c.keys[key] = kept{loc, len(c.nodes)}
+	c.keys.nodes[node.Name] = c.keys.kept(loc, len(c.nodes))
 	c.nodes = append(c.nodes, node)
 	c.feed.node(node)
 	if c.count != nil {
@@ -441,14 +417,14 @@ func (c *collector) addPod(pod *corev1.Pod, loc read.Location, prep prepared) er
 		prep = c.prepare(pod)
 	}
 	keep, derived := prep.keep, prep.derived
-	key := objectKey{"", "Pod", pod.Namespace, pod.Name}
+	key := podKey{pod.Namespace, pod.Name}
 	if derived {
 		if c.derived == 0 {
 			c.derivedEg, c.derivedUID = pod.Namespace+"/"+pod.Name, string(pod.UID)
 		}
 		c.derived++
 	}
-	at, replacing := c.replace(key, loc)
+	at, replacing := replaceKey(c, c.keys.pods, key, objectKey{"", "Pod", pod.Namespace, pod.Name}, loc)
 	if replacing {
 		c.feed.discard()
 	}
@@ -458,14 +434,14 @@ func (c *collector) addPod(pod *corev1.Pod, loc read.Location, prep prepared) er
 		if replacing { // the update to a terminal phase takes it out of the informer's view
 			c.pods[at] = nil
 			c.removed++
-			c.keys[key] = kept{loc, -1}
-		} else if _, seen := c.keys[key]; !seen {
-			c.keys[key] = kept{loc, -1}
+			c.keys.pods[key] = c.keys.kept(loc, -1)
+		} else if _, seen := c.keys.pods[key]; !seen {
+			c.keys.pods[key] = c.keys.kept(loc, -1)
 		}
 	case replacing:
 		c.pods[at] = pod
 	default:
-		c.keys[key] = kept{loc, len(c.pods)}
+		c.keys.pods[key] = c.keys.kept(loc, len(c.pods))
 		c.pods = append(c.pods, pod)
 		c.feed.pod(pod)
 		if c.count != nil {

@@ -66,6 +66,8 @@ type cacheImpl struct {
 	// was built before the last one rebuilds it.
 	treeOrders  int
 	imageStates map[string]*ImageStateSummary
+	// nodeNumbers numbers every node name seen, for imageStates' sets.
+	nodeNumbers map[string]uint32
 }
 
 var _ Cache = &cacheImpl{}
@@ -83,6 +85,7 @@ func New(opts Options) Cache {
 		nodes:       map[string]*nodeInfoListItem{},
 		nodeTree:    NewNodeTree(nil),
 		imageStates: map[string]*ImageStateSummary{},
+		nodeNumbers: map[string]uint32{},
 		requests:    newRequestsMemo(),
 	}
 	if c.clock == nil {

@@ -2,7 +2,6 @@ package cache
 
 import (
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/sets"
 )
 
 // ImageStateSummary is a node's view of one image name. In the cache it is
@@ -14,12 +13,13 @@ type ImageStateSummary struct {
 	Size int64
 	// NumNodes is the number of nodes reporting the image, valid in clones.
 	NumNodes int
-	// nodes is the live set of node names, kept only in the shared summary.
-	nodes sets.Set[string]
+	// nodes is the live set of the nodes reporting the image, by their
+	// names' numbers (cacheImpl.nodeNumber), kept only in the shared summary.
+	nodes map[uint32]struct{}
 }
 
 func (s *ImageStateSummary) snapshot() *ImageStateSummary {
-	return &ImageStateSummary{Size: s.Size, NumNodes: s.nodes.Len()}
+	return &ImageStateSummary{Size: s.Size, NumNodes: len(s.nodes)}
 }
 
 // NodeCount is the number of nodes reporting the image: NumNodes as a
@@ -29,7 +29,7 @@ func (s *ImageStateSummary) NodeCount() int {
 	if s.nodes == nil {
 		return s.NumNodes
 	}
-	return s.nodes.Len()
+	return len(s.nodes)
 }
 
 // addNodeImageStates registers every name of every image the node reports
@@ -43,14 +43,15 @@ func (c *cacheImpl) addNodeImageStates(node *v1.Node, ni *NodeInfo) {
 	// Sized once: a node reports tens of image names, and growing the map
 	// name by name rehashed it several times per node.
 	sums := make(map[string]*ImageStateSummary, names)
+	id := c.nodeNumber(node.Name)
 	for _, img := range node.Status.Images {
 		for _, name := range img.Names {
 			st, ok := c.imageStates[name]
 			if !ok {
-				st = &ImageStateSummary{Size: img.SizeBytes, nodes: sets.New[string]()}
+				st = &ImageStateSummary{Size: img.SizeBytes, nodes: map[uint32]struct{}{}}
 				c.imageStates[name] = st
 			}
-			st.nodes.Insert(node.Name)
+			st.nodes[id] = struct{}{}
 			if _, ok := sums[name]; !ok {
 				sums[name] = c.nodeImageSummary(st)
 			}
@@ -75,14 +76,31 @@ func (c *cacheImpl) removeNodeImageStates(node *v1.Node) {
 	if node == nil {
 		return
 	}
+	id, ok := c.nodeNumbers[node.Name]
+	if !ok {
+		return // never added: no image lists it
+	}
 	for _, img := range node.Status.Images {
 		for _, name := range img.Names {
 			if st, ok := c.imageStates[name]; ok {
-				st.nodes.Delete(node.Name)
-				if st.nodes.Len() == 0 {
+				delete(st.nodes, id)
+				if len(st.nodes) == 0 {
 					delete(c.imageStates, name)
 				}
 			}
 		}
 	}
+}
+
+// nodeNumber is the number standing for the node name in the image states'
+// node sets, given on first sight and never reused: equal names, equal
+// numbers, so each set counts what a set of the names would. A number is
+// hashed in a fraction of a name's time, once per image name and node.
+func (c *cacheImpl) nodeNumber(name string) uint32 {
+	id, ok := c.nodeNumbers[name]
+	if !ok {
+		id = uint32(len(c.nodeNumbers))
+		c.nodeNumbers[name] = id
+	}
+	return id
 }
