@@ -212,9 +212,7 @@ func (s *jsonScanner) cutValue(depth int) ([]byte, int64, error) {
 			continue
 		}
 		if inString {
-			for s.pos < len(s.buf) && s.buf[s.pos] != '"' && s.buf[s.pos] != '\\' {
-				s.pos++
-			}
+			s.pos += stringStop(s.buf[s.pos:])
 			switch {
 			case s.pos == len(s.buf):
 				continue
