@@ -59,11 +59,14 @@ func (r *UntilFitsResult) Unschedulable() bool {
 // refused (*UsageError): every node added brings its own pod. Notes: what
 // the pods refer to that the input lacks, a workload's priority class
 // without its value. Errors: the engine's; the workload's replicas'.
-func UntilFits(ctx context.Context, in *Input, cfg *Config, pods UntilFitsPods, notes *Notes) (*UntilFitsResult, error) {
+// detail.OmitNodes: the placements keep no result per node (the verdicts'
+// Nodes nil, their RejectedBy counts instead: why's -o json without
+// --show-nodes), the same placements; the rest of detail is not read.
+func UntilFits(ctx context.Context, in *Input, cfg *Config, pods UntilFitsPods, detail Detail, notes *Notes) (*UntilFitsResult, error) {
 	if in.Template == nil {
 		return nil, fmt.Errorf("--until-fits: no template node")
 	}
-	input := whatif.UntilFitsInput{Model: in.Model, Objects: in.Cluster.Objects, Config: cfg, Pods: pods.Pods}
+	input := whatif.UntilFitsInput{Model: in.Model, Objects: in.Cluster.Objects, Config: cfg, Pods: pods.Pods, CountsOnly: detail.OmitNodes}
 	if w := pods.Workload; w != nil {
 		if w.PerNode {
 			return nil, &UsageError{Err: fmt.Errorf("--until-fits with --pod-file %s: a %s runs one pod on every node, so no count of nodes is missing; give a Deployment, StatefulSet, Job or Pod", termtext.Line(pods.File), w.Kind)}

@@ -171,3 +171,37 @@ func TestUntilFitsPodFile(t *testing.T) {
 		})
 	}
 }
+
+// TestUntilFitsNodesOptIn: with -o json, --until-fits keeps no result per
+// node unless --show-nodes asks (why's rule for pods not named as
+// arguments: per pod x per node is opt-in; --pod-file refuses
+// --show-nodes), and then keeps every evaluated node, the copy added
+// included; the placement is the same either way. On
+// fixtures/whatif.yaml (2 nodes): the replicas need 2 copies of n2
+// (TestUntilFitsPodFile), 4 nodes a cycle; the pending pod job-a one copy
+// of n1, 3 nodes.
+func TestUntilFitsNodesOptIn(t *testing.T) {
+	f := fixture("whatif")
+	decode := func(want int, args ...string) v1alpha1.SchedulingReport {
+		t.Helper()
+		r := run(t, "", append([]string{"why", "-f", f, "--until-fits", "-o", "json"}, args...)...)
+		var rep v1alpha1.SchedulingReport
+		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != 0 || len(rep.Pods) != want {
+			t.Fatalf("%v: exit %d, %d pods, %v\n%s", args, r.code, len(rep.Pods), err, r.stderr)
+		}
+		return rep
+	}
+	for _, p := range decode(3, "--pod-file", "testdata/pods/deployment.yaml", "--replicas", "3", "--add-node", "n2").Pods {
+		if len(p.Nodes) != 0 || p.EvaluatedNodes != 4 || p.Result != "scheduled" {
+			t.Errorf("replica %s: %s, %d nodes kept, %d evaluated; want scheduled, 0 kept, 4 evaluated", p.Pod, p.Result, len(p.Nodes), p.EvaluatedNodes)
+		}
+	}
+	counts, nodes := decode(1, "-A", "--add-node", "n1"), decode(1, "-A", "--add-node", "n1", "--show-nodes")
+	p, q := counts.Pods[0], nodes.Pods[0]
+	if len(p.Nodes) != 0 || p.EvaluatedNodes != 3 || p.Node == "" || p.Node != q.Node {
+		t.Errorf("%s: %d nodes kept, %d evaluated, on %q (with --show-nodes on %q)", p.Pod, len(p.Nodes), p.EvaluatedNodes, p.Node, q.Node)
+	}
+	if len(q.Nodes) != 3 {
+		t.Errorf("%s with --show-nodes: %d nodes kept, want 3", q.Pod, len(q.Nodes))
+	}
+}

@@ -18,7 +18,7 @@ func (o *WhyOptions) runUntilFits(ctx context.Context, in *whatIfInput, cfg *pip
 	if err != nil || !ok {
 		return err
 	}
-	res, err := pipeline.UntilFits(ctx, in, cfg, pods, &notes)
+	res, err := pipeline.UntilFits(ctx, in, cfg, pods, o.detail(), &notes)
 	printNotes(o.ErrOut, &notes)
 	if err != nil {
 		return pipelineError(err)
