@@ -111,7 +111,7 @@ func (f *sinkFeed) goAsync() (wait func()) {
 	if f.sink == nil {
 		return func() {}
 	}
-	q := &sinkQueue{out: make(chan []sinkCall, 1), done: make(chan struct{})}
+	q := &sinkQueue{out: make(chan []sinkCall, sinkBacklog), done: make(chan struct{})}
 	f.queue = q
 	go func() {
 		defer close(q.done)
@@ -129,8 +129,18 @@ func (f *sinkFeed) goAsync() (wait func()) {
 	}
 }
 
+// sinkBacklog is how many batches of calls the sink's goroutine may be
+// behind before flush waits for it. The sink is not steady: a model
+// deciding its version from the nodes adds them all at the first pod
+// (pipeline's decidingBuilder), a pause in which, one batch behind, the
+// decode workers stood idle too. The objects are kept by the collector
+// anyway, so the backlog costs only its calls: 16 bytes each, at most
+// 4 MB.
+const sinkBacklog = 1024
+
 // flush hands the calls queued since the last flush to the sink's
-// goroutine (goAsync); it blocks while that goroutine is a batch behind.
+// goroutine (goAsync); it blocks while that goroutine is sinkBacklog
+// batches behind.
 func (f *sinkFeed) flush() {
 	if f.queue == nil || len(f.queue.calls) == 0 {
 		return
