@@ -325,7 +325,7 @@ func newDRAManager(ctx context.Context, client *fake.Clientset, factory informer
 func (e *Evaluator) addPod(p *v1.Pod) {
 	e.listPod(p)
 	if p.Status.NominatedNodeName != "" && p.Spec.NodeName == "" {
-		e.nominator.AddNominatedPod(klog.Background(), newPodInfo(p), nil)
+		e.nominator.AddNominatedPod(klog.Background(), e.podInfoOf(p), nil)
 	}
 }
 

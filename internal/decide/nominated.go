@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	v1 "k8s.io/api/core/v1"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	fwk "k8s.io/kube-scheduler/framework"
 )
@@ -83,15 +84,24 @@ func (c *cycle) withNominated(ctx context.Context, ni fwk.NodeInfo, at int) (fwk
 // VolumeRestrictions: the only ones in-tree) read of it only its Node,
 // which the copy shares with the node whatever pods were added so far:
 // upstream hands AddPod the copy with the pods added up to that one, here
-// it gets the copy with all of them, and reads the same. A copy is kept
-// while its NodeInfo and the nominated PodInfos are the same objects; the
-// lister's NodeInfos change only where the shared results are forgotten
-// (Evaluator.forget), which forgets the copies too. Input.EvaluateEach
-// makes a copy for every pod and node, as upstream does.
+// it gets the copy with all of them, and reads the same.
+//
+// A copy is kept while its NodeInfo is the same object at the same
+// generation, holding the same Node, and the nominated PodInfos are the
+// same objects: across cycles and Refresh, as a simulation places pod
+// after pod (the lister overwrites a changed node's NodeInfo in place with
+// a new generation, and SetPending hands the nominator one PodInfo per
+// pod object, podInfoOf). Copies of an older generation are dropped when
+// the node is next asked for, and every copy when the lister rebuilds its
+// list (nodes added or removed). Input.EvaluateEach makes a copy for
+// every pod and node, as upstream does.
 type nominatedCopies struct {
 	off    bool
+	shared *sharedResults
 	mu     sync.Mutex
 	byNode map[fwk.NodeInfo][]nominatedCopy
+	// of is the lister's list the copies were made over.
+	of []fwk.NodeInfo
 	// table is the nominations by the lister's positions, made of the
 	// nominator's published nominations over list.
 	table     [][]fwk.PodInfo
@@ -109,21 +119,33 @@ type nominatedCopies struct {
 
 type nominatedCopy struct {
 	added []fwk.PodInfo
+	gen   int64
+	node  *v1.Node
 	ni    fwk.NodeInfo
 }
 
+// maxCopiesPerNode bounds the copies kept for one NodeInfo: pods of
+// different priorities add different subsets of its nominated pods.
+const maxCopiesPerNode = 8
+
 func newNominatedCopies(s *sharedResults) *nominatedCopies {
-	n := &nominatedCopies{off: s.off, byNode: map[fwk.NodeInfo][]nominatedCopy{}}
+	n := &nominatedCopies{off: s.off, shared: s, byNode: map[fwk.NodeInfo][]nominatedCopy{}}
 	s.memos = append(s.memos, n)
 	return n
 }
 
 func (n *nominatedCopies) unbind() {}
 
+// forgetAll drops the copies only when the lister's list is not the one
+// they were made over: otherwise each copy still says whether it holds
+// (get).
 func (n *nominatedCopies) forgetAll() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	clear(n.byNode)
+	if list := n.shared.lister.list; !sameSlice(n.of, list) {
+		clear(n.byNode)
+		n.of = list
+	}
 }
 
 // get is ni with added added, in order: a copy kept from an earlier pod,
@@ -132,16 +154,22 @@ func (n *nominatedCopies) get(ni fwk.NodeInfo, added []fwk.PodInfo) fwk.NodeInfo
 	if n.off {
 		return withPods(ni, added)
 	}
+	gen, node := ni.GetGeneration(), ni.Node()
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	for _, kept := range n.byNode[ni] {
-		if slices.Equal(kept.added, added) {
+	kept := slices.DeleteFunc(n.byNode[ni], func(c nominatedCopy) bool { return c.gen != gen || c.node != node })
+	for _, c := range kept {
+		if slices.Equal(c.added, added) {
 			n.hits.Add(1)
-			return kept.ni
+			n.byNode[ni] = kept
+			return c.ni
 		}
 	}
+	if len(kept) == maxCopiesPerNode {
+		kept = slices.Delete(kept, 0, 1)
+	}
 	out := withPods(ni, added)
-	n.byNode[ni] = append(n.byNode[ni], nominatedCopy{added: added, ni: out})
+	n.byNode[ni] = append(kept, nominatedCopy{added: added, gen: gen, node: node, ni: out})
 	return out
 }
 

@@ -12,6 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+
+	"github.com/schedcache/kubectl-schedcache/internal/model"
+	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
 // filterNode, with the nominated copies shared between pods, gives every
@@ -146,3 +149,87 @@ func statusOf(s *fwk.Status) []string {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestNominatedCopiesAcrossPlacements: copies of nodes with nominated pods
+// kept from cycle to cycle (across Refresh, and across SetPending, which
+// hands the nominator the same PodInfo per pod object) give the
+// placements of an Evaluator that makes every copy anew. Ten of the
+// pool's nodes in the generated 300-node cluster hold two nominated pods
+// of 250m each (priority 1,000,000); 200 pods of 250m select the pool, two
+// of every three of a priority above the nominated ones (the nominated
+// pods are not added for them, so they fill those nodes); none preempts.
+// Each placement changes a node's NodeInfo, so a copy kept past its
+// node's generation lets later pods through where the framework's fresh
+// copy rejects them (28 verdicts differ when get ignores the generation);
+// copies must have been served again, more often than once a placement.
+func TestNominatedCopiesAcrossPlacements(t *testing.T) {
+	cl, _, _ := generated(t, 300, 6000)
+	pool := cl.Nodes[0].Labels[v1.LabelInstanceTypeStable]
+	var nominated []*v1.Pod
+	for _, n := range cl.Nodes {
+		if n.Labels[v1.LabelInstanceTypeStable] != pool || len(nominated) == 20 {
+			continue
+		}
+		for j := range 2 {
+			p := pod(fmt.Sprintf("nominated-%s-%d", n.Name, j)).Priority(1_000_000).Req(cpu("250m")).Obj()
+			p.Status.NominatedNodeName = n.Name
+			nominated = append(nominated, p)
+		}
+	}
+	var seq []*v1.Pod
+	for i := range 200 {
+		prio := int32(0)
+		if i%3 != 2 {
+			prio = 2_000_000
+		}
+		p := pod(fmt.Sprintf("web-%d", i)).Priority(prio).NodeSelector(map[string]string{v1.LabelInstanceTypeStable: pool}).
+			Toleration("dedicated").Req(cpu("250m")).Obj()
+		p.Spec.PreemptionPolicy = ptrTo(v1.PreemptNever) // DefaultPreemption picks its candidates from a random offset
+		seq = append(seq, p)
+	}
+	var verdicts [2][]*Verdict
+	var hits [2]int64
+	for run, without := range []bool{true, false} {
+		mm, err := model.Build(cl, cache.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pending := append(append([]*v1.Pod(nil), mm.Pending...), nominated...)
+		s, err := NewSequence(context.Background(), mm.Cache, Input{Pending: pending, Objects: cl.Objects, withoutSharedResults: without})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range seq {
+			if i%2 == 0 {
+				s.e.SetPending(pending) // as until-fits does before each placement
+			}
+			v, err := s.Next(context.Background(), p)
+			if err != nil {
+				t.Fatalf("pod %s: %v", p.Name, err)
+			}
+			verdicts[run] = append(verdicts[run], v)
+		}
+		hits[run] = s.e.copies.hits.Load()
+		s.Close()
+	}
+	results := map[Result]int{}
+	for i, want := range verdicts[0] {
+		if diff := cmp.Diff(want, verdicts[1][i]); diff != "" {
+			t.Errorf("%s: placement with kept nominated copies differs (-fresh +kept):\n%s", seq[i].Name, diff)
+		}
+		results[want.Result]++
+	}
+	onNominated := 0
+	for _, v := range verdicts[1] {
+		for _, n := range nominated {
+			if v.Node == n.Status.NominatedNodeName {
+				onNominated++
+				break
+			}
+		}
+	}
+	t.Logf("%d nominated pods, %d pods placed: %v, %d on a node with nominated pods; copies served again %d", len(nominated), len(seq), results, onNominated, hits[1])
+	if hits[0] != 0 || hits[1] < int64(len(seq)) || results[Scheduled] == 0 || results[Unschedulable] == 0 {
+		t.Fatal("the test shows nothing: it needs scheduled and unschedulable pods and copies served again across cycles")
+	}
+}

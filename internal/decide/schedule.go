@@ -58,7 +58,7 @@ func (e *Evaluator) schedule(ctx context.Context, pod *v1.Pod, countOnly bool) (
 	case v.Preemption != nil:
 		e.preempted[pod.UID] = v.Preemption.NominatedNode
 		e.preemptions++
-		e.nominator.AddNominatedPod(klog.Background(), newPodInfo(pod), &fwk.NominatingInfo{NominatedNodeName: v.Preemption.NominatedNode, NominatingMode: fwk.ModeOverride})
+		e.nominator.AddNominatedPod(klog.Background(), e.podInfoOf(pod), &fwk.NominatingInfo{NominatedNodeName: v.Preemption.NominatedNode, NominatingMode: fwk.ModeOverride})
 	}
 	return v, nil
 }
@@ -81,7 +81,7 @@ func (e *Evaluator) SetPending(pods []*v1.Pod) {
 		} else if q.nominated == "" {
 			continue // the nominator would not take it (nominator.addLocked)
 		}
-		n.AddNominatedPod(klog.Background(), newPodInfo(p), ni)
+		n.AddNominatedPod(klog.Background(), q.podInfo(p), ni)
 	}
 	e.nominator.replace(n)
 }
@@ -93,7 +93,21 @@ type queuedPod struct {
 	nominated string // status.nominatedNodeName
 	preempted string // the node an earlier preemption nominated it to
 	at        int    // the Evaluator's preemptions when preempted was read
+	// info is the pod's PodInfo, one for the object's life (as the
+	// scheduling queue keeps one per queued pod), so that the nominated
+	// copies made with it hold from one SetPending to the next.
+	info *framework.PodInfo
 }
+
+func (q *queuedPod) podInfo(p *v1.Pod) *framework.PodInfo {
+	if q.info == nil {
+		q.info = newPodInfo(p)
+	}
+	return q.info
+}
+
+// podInfoOf is p's PodInfo, the one SetPending nominates it with.
+func (e *Evaluator) podInfoOf(p *v1.Pod) *framework.PodInfo { return e.queuedPod(p).podInfo(p) }
 
 func (e *Evaluator) queuedPod(p *v1.Pod) *queuedPod {
 	q := e.queued[p]
