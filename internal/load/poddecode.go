@@ -231,7 +231,11 @@ func (d *podDecoder) sharedList(dec *jsontext.Decoder, v *corev1.ResourceList) e
 // sharedMap sets *v to the shared map of the next value's text.
 func (d *podDecoder) sharedMap(dec *jsontext.Decoder, v *map[string]string) error {
 	return shared(dec, &d.maps, v, func(text []byte) (m map[string]string, err error) {
-		if err = jsonv2.Unmarshal(text, &m, decodeOptions); err == nil {
+		m, ok := plainStringMap(text)
+		if !ok {
+			err = jsonv2.Unmarshal(text, &m, decodeOptions)
+		}
+		if err == nil {
 			d.mu.Lock()
 			m = d.share.stringMap(m)
 			d.mu.Unlock()
