@@ -2,7 +2,11 @@ package load
 
 import (
 	"bytes"
+	"slices"
 	"unicode/utf8"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // plainStringMap decodes text, a JSON object of strings as the API server
@@ -57,4 +61,94 @@ func plainQuoted(text []byte, i int) (s []byte, next int, ok bool) {
 		return nil, 0, false
 	}
 	return s, i + end + 2, true
+}
+
+// plainOwnerRefs decodes text, a JSON array of owner references as the
+// API server writes them (no space, no escape, valid UTF-8, only the
+// fields of metav1.OwnerReference, its flags true or false), as json v2
+// would; false for any other text (an empty array too), which the caller
+// decodes with json v2. Most pods' references are their own ReplicaSet's,
+// shared by about five pods on the small shape.
+func plainOwnerRefs(text []byte) ([]metav1.OwnerReference, bool) {
+	if len(text) < 4 || text[0] != '[' || text[len(text)-1] != ']' {
+		return nil, false
+	}
+	refs := make([]metav1.OwnerReference, 0, bytes.Count(text, []byte("{")))
+	for i := 1; ; {
+		var ref metav1.OwnerReference
+		at, ok := plainOwnerRef(text, i, &ref)
+		if !ok || at >= len(text) {
+			return nil, false
+		}
+		refs = append(refs, ref)
+		switch {
+		case text[at] == ',':
+			i = at + 1
+		case text[at] == ']' && at == len(text)-1:
+			return slices.Clip(refs), true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// plainOwnerRef reads the object starting at text[i] into ref and
+// returns the index after it (plainOwnerRefs).
+func plainOwnerRef(text []byte, i int, ref *metav1.OwnerReference) (int, bool) {
+	if i >= len(text) || text[i] != '{' {
+		return 0, false
+	}
+	i++
+	for {
+		k, at, ok := plainQuoted(text, i)
+		if !ok || at >= len(text) || text[at] != ':' {
+			return 0, false
+		}
+		at++
+		var s []byte
+		switch string(k) {
+		case "apiVersion", "kind", "name", "uid":
+			if s, at, ok = plainQuoted(text, at); !ok {
+				return 0, false
+			}
+		case "controller", "blockOwnerDeletion":
+			var b bool
+			switch {
+			case bytes.HasPrefix(text[at:], []byte("true")):
+				b, at = true, at+4
+			case bytes.HasPrefix(text[at:], []byte("false")):
+				at += 5
+			default:
+				return 0, false
+			}
+			if string(k) == "controller" {
+				ref.Controller = &b
+			} else {
+				ref.BlockOwnerDeletion = &b
+			}
+		default:
+			return 0, false
+		}
+		switch string(k) {
+		case "apiVersion":
+			ref.APIVersion = string(s)
+		case "kind":
+			ref.Kind = string(s)
+		case "name":
+			ref.Name = string(s)
+		case "uid":
+			ref.UID = types.UID(s)
+		}
+		if at >= len(text) {
+			return 0, false
+		}
+		switch text[at] {
+		case ',':
+			i = at + 1
+		case '}':
+			return at + 1, true
+		default:
+			return 0, false
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // TestPlainStringMap checks plainStringMap against json v2 with the pod
@@ -46,6 +47,47 @@ func TestPlainStringMap(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, want) || got == nil {
 			t.Errorf("%s: %#v, json v2 %#v", tc.text, got, want)
+		}
+	}
+}
+
+// TestPlainOwnerRefs checks plainOwnerRefs against json v2 as
+// TestPlainStringMap does.
+func TestPlainOwnerRefs(t *testing.T) {
+	rs := `{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web-1-abc","uid":"84205cb8-84cd-463c-a22a-59b90aa06500","controller":true,"blockOwnerDeletion":true}`
+	for _, tc := range []struct {
+		text  string
+		plain bool
+	}{
+		{`[` + rs + `]`, true},
+		{`[` + rs + `,{"kind":"Node","name":"n1","controller":false}]`, true},
+		{`[{"name":"a{b","uid":"u"}]`, true},
+		{`[{"name":"a","name":"b"}]`, true},
+		{`[{}]`, false},
+		{`[]`, false},
+		{`null`, false},
+		{`[{"name":"a"} ]`, false},
+		{`[{"name":"a","controller":null}]`, false},
+		{`[{"name":"a","controller":"true"}]`, false},
+		{`[{"name":"a","Controller":true}]`, false},
+		{`[{"name":"a","extra":"x"}]`, false},
+		{`[{"name":"\u0061"}]`, false},
+		{"[{\"name\":\"\xff\"}]", false},
+		{`[{"name":"a"}]x`, false},
+	} {
+		got, ok := plainOwnerRefs([]byte(tc.text))
+		if ok != tc.plain {
+			t.Errorf("%s: taken %v, want %v", tc.text, ok, tc.plain)
+		}
+		if !ok {
+			continue
+		}
+		var want []metav1.OwnerReference
+		if err := jsonv2.Unmarshal([]byte(tc.text), &want, decodeOptions); err != nil {
+			t.Fatalf("%s: json v2: %v", tc.text, err)
+		}
+		if !reflect.DeepEqual(got, want) || len(got) != cap(got) {
+			t.Errorf("%s: %#v (cap %d), json v2 %#v", tc.text, got, cap(got), want)
 		}
 	}
 }

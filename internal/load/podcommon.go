@@ -124,7 +124,7 @@ func (d *podDecoder) commonMeta(dec *jsontext.Decoder, sc *stringCache, pod *cor
 		case "annotations":
 			return d.sharedMap(dec, &m.Annotations) == nil
 		case "ownerReferences":
-			return unmarshalWhole(dec, &d.ownerRefs, &m.OwnerReferences, slices.Clip) == nil
+			return shared(dec, &d.ownerRefs, &m.OwnerReferences, decodeOwnerRefs) == nil
 		}
 		return false
 	})

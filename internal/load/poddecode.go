@@ -244,6 +244,17 @@ func (d *podDecoder) sharedMap(dec *jsontext.Decoder, v *map[string]string) erro
 	})
 }
 
+// decodeOwnerRefs decodes a pod's owner references, the plain ones
+// without json v2 (plainOwnerRefs), as unmarshalWhole does.
+func decodeOwnerRefs(text []byte) ([]metav1.OwnerReference, error) {
+	if refs, ok := plainOwnerRefs(text); ok {
+		return refs, nil
+	}
+	var refs []metav1.OwnerReference
+	err := jsonv2.Unmarshal(text, &refs, decodeOptions)
+	return slices.Clip(refs), err
+}
+
 // sharedWhole unmarshals a T as the shared value of its text, decoded
 // plainly, then passed through clip (slices.Clip for a slice: a shared
 // slice that an append could extend in place would not stay shared). T is
