@@ -9,6 +9,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	st "k8s.io/kubernetes/pkg/scheduler/testing"
 
+	"github.com/schedcache/kubectl-schedcache/internal/load"
 	"github.com/schedcache/kubectl-schedcache/internal/model"
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
@@ -47,37 +48,16 @@ func TestCarriedFiltersPlaceAlike(t *testing.T) {
 	}
 	leave := map[int]*v1.Node{len(seq) / 3: cl.Nodes[1], 2 * len(seq) / 3: cl.Nodes[len(cl.Nodes)/2]}
 
-	var verdicts [2][]*Verdict
-	var hits [2]int64
-	for run, without := range []bool{true, false} {
-		mm, err := model.Build(cl, cache.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := NewSequence(context.Background(), mm.Cache, Input{Pending: mm.Pending, Objects: cl.Objects, withoutCarriedFilters: without})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, p := range seq {
+	_, hits, results := placeWithAndWithout(t, cl, seq, "carried Filter outcomes",
+		func(mm *model.Model, without bool) Input {
+			return Input{Pending: mm.Pending, Objects: cl.Objects, withoutCarriedFilters: without}
+		},
+		func(s *Sequence, i int) {
 			if n := leave[i]; n != nil {
 				removeNode(t, s, n)
 			}
-			v, err := s.Next(context.Background(), p)
-			if err != nil {
-				t.Fatalf("pod %s: %v", p.Name, err)
-			}
-			verdicts[run] = append(verdicts[run], v)
-		}
-		hits[run] = s.e.carried.hits.Load()
-		s.Close()
-	}
-	results := map[Result]int{}
-	for i, want := range verdicts[0] {
-		if diff := cmp.Diff(want, verdicts[1][i]); diff != "" {
-			t.Errorf("%s: placement with carried Filter outcomes differs (-full +carried):\n%s", seq[i].Name, diff)
-		}
-		results[want.Result]++
-	}
+		},
+		func(s *Sequence) int64 { return s.e.carried.hits.Load() })
 	t.Logf("%d pods: %v; outcomes served %d", len(seq), results, hits[1])
 	if hits[0] != 0 {
 		t.Errorf("withoutCarriedFilters served %d outcomes", hits[0])
@@ -85,6 +65,46 @@ func TestCarriedFiltersPlaceAlike(t *testing.T) {
 	if results[Scheduled] == 0 || results[Unschedulable] == 0 || hits[1] == 0 {
 		t.Fatal("the test shows nothing: it needs scheduled and unschedulable pods and outcomes served")
 	}
+}
+
+// placeWithAndWithout places seq one pod after another (Sequence.Next,
+// step run before each) on a fresh model of cl, once with the Input made
+// for without=true and once for without=false, compares every verdict of
+// the second run with the first's (what names the sharing under test),
+// and returns both runs' verdicts, what hits read of each Sequence at its
+// end, and the first run's results by kind.
+func placeWithAndWithout(t *testing.T, cl *load.Cluster, seq []*v1.Pod, what string,
+	input func(mm *model.Model, without bool) Input, step func(s *Sequence, i int), hits func(*Sequence) int64,
+) (verdicts [2][]*Verdict, served [2]int64, results map[Result]int) {
+	t.Helper()
+	for run, without := range []bool{true, false} {
+		mm, err := model.Build(cl, cache.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewSequence(context.Background(), mm.Cache, input(mm, without))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range seq {
+			step(s, i)
+			v, err := s.Next(context.Background(), p)
+			if err != nil {
+				t.Fatalf("pod %s: %v", p.Name, err)
+			}
+			verdicts[run] = append(verdicts[run], v)
+		}
+		served[run] = hits(s)
+		s.Close()
+	}
+	results = map[Result]int{}
+	for i, want := range verdicts[0] {
+		if diff := cmp.Diff(want, verdicts[1][i]); diff != "" {
+			t.Errorf("%s: placement with %s differs (-without +with):\n%s", seq[i].Name, what, diff)
+		}
+		results[want.Result]++
+	}
+	return verdicts, served, results
 }
 
 // removeNode takes n out of the sequence's cache and refreshes the

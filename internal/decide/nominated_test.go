@@ -14,7 +14,6 @@ import (
 	fwk "k8s.io/kube-scheduler/framework"
 
 	"github.com/schedcache/kubectl-schedcache/internal/model"
-	"github.com/schedcache/kubectl-schedcache/pkg/cache"
 )
 
 // filterNode, with the nominated copies shared between pods, gives every
@@ -187,38 +186,18 @@ func TestNominatedCopiesAcrossPlacements(t *testing.T) {
 		p.Spec.PreemptionPolicy = ptrTo(v1.PreemptNever) // DefaultPreemption picks its candidates from a random offset
 		seq = append(seq, p)
 	}
-	var verdicts [2][]*Verdict
-	var hits [2]int64
-	for run, without := range []bool{true, false} {
-		mm, err := model.Build(cl, cache.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pending := append(append([]*v1.Pod(nil), mm.Pending...), nominated...)
-		s, err := NewSequence(context.Background(), mm.Cache, Input{Pending: pending, Objects: cl.Objects, withoutSharedResults: without})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, p := range seq {
+	var pending []*v1.Pod
+	verdicts, hits, results := placeWithAndWithout(t, cl, seq, "kept nominated copies",
+		func(mm *model.Model, without bool) Input {
+			pending = append(append([]*v1.Pod(nil), mm.Pending...), nominated...)
+			return Input{Pending: pending, Objects: cl.Objects, withoutSharedResults: without}
+		},
+		func(s *Sequence, i int) {
 			if i%2 == 0 {
 				s.e.SetPending(pending) // as until-fits does before each placement
 			}
-			v, err := s.Next(context.Background(), p)
-			if err != nil {
-				t.Fatalf("pod %s: %v", p.Name, err)
-			}
-			verdicts[run] = append(verdicts[run], v)
-		}
-		hits[run] = s.e.copies.hits.Load()
-		s.Close()
-	}
-	results := map[Result]int{}
-	for i, want := range verdicts[0] {
-		if diff := cmp.Diff(want, verdicts[1][i]); diff != "" {
-			t.Errorf("%s: placement with kept nominated copies differs (-fresh +kept):\n%s", seq[i].Name, diff)
-		}
-		results[want.Result]++
-	}
+		},
+		func(s *Sequence) int64 { return s.e.copies.hits.Load() })
 	onNominated := 0
 	for _, v := range verdicts[1] {
 		for _, n := range nominated {
