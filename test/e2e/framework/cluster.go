@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -129,9 +130,6 @@ func (c *Cluster) startAPIServer(ctx context.Context, etcdURL string, opts Optio
 	if err := writeTokenFile(tokenFile, users, c.tokens); err != nil {
 		t.Fatalf("e2e: token file: %v", err)
 	}
-	addr := freeAddr(t)
-	port := addr[strings.LastIndexByte(addr, ':')+1:]
-	c.Server = "https://" + addr
 	// The apiserver writes a self-signed pair here; apiserver.crt holds the
 	// serving certificate followed by the CA that signed it.
 	c.CAFile = filepath.Join(certDir, "apiserver.crt")
@@ -139,7 +137,6 @@ func (c *Cluster) startAPIServer(ctx context.Context, etcdURL string, opts Optio
 	args := []string{
 		"--bind-address=127.0.0.1",
 		"--advertise-address=127.0.0.1",
-		"--secure-port=" + port,
 		"--cert-dir=" + certDir,
 		"--etcd-servers=" + etcdURL,
 		"--service-cluster-ip-range=10.0.0.0/24",
@@ -166,11 +163,20 @@ func (c *Cluster) startAPIServer(ctx context.Context, etcdURL string, opts Optio
 		args = append(args, "--audit-policy-file="+policy, "--audit-log-path="+c.AuditLogPath, "--audit-log-format=json")
 	}
 	args = append(args, opts.ExtraAPIServerFlags...)
-	c.apiserverArgs = args
-	c.apiserver = startProcess(t, "kube-apiserver", filepath.Join(c.Dir, "kube-apiserver.log"), c.Binaries.KubeAPIServer, args...)
-
-	if err := c.waitReady(ctx); err != nil {
-		t.Fatalf("e2e: %v", err)
+	// A port taken between freeAddrs and the bind: start again on another.
+	for attempt := 1; ; attempt++ {
+		addr := freeAddrs(t, 1)[0]
+		c.Server = "https://" + addr
+		c.apiserverArgs = append(slices.Clip(args), "--secure-port="+addr[strings.LastIndexByte(addr, ':')+1:])
+		c.apiserver = startProcess(t, "kube-apiserver", filepath.Join(c.Dir, "kube-apiserver.log"), c.Binaries.KubeAPIServer, c.apiserverArgs...)
+		err := c.waitReady(ctx)
+		if err == nil {
+			return
+		}
+		if attempt == maxPortTries || !portTaken(c.apiserver) {
+			t.Fatalf("e2e: %v", err)
+		}
+		setAsideLog(t, c.apiserver, attempt)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -20,12 +19,29 @@ import (
 const etcdQuotaBackendBytes = 4 << 30
 
 // startEtcd starts a single-member etcd on loopback and waits for /health.
-// It returns the client URL.
+// It returns the client URL. An etcd whose port was taken meanwhile is
+// started again on other ports (maxPortTries).
 func startEtcd(ctx context.Context, t testing.TB, bin, logDir string) (string, *process) {
 	t.Helper()
+	for attempt := 1; ; attempt++ {
+		clientURL, p, err := tryEtcd(ctx, t, bin, logDir)
+		if err == nil {
+			return clientURL, p
+		}
+		if attempt == maxPortTries || !portTaken(p) {
+			t.Fatalf("e2e: %v", err)
+		}
+		setAsideLog(t, p, attempt)
+	}
+}
+
+// tryEtcd starts etcd once, on new ports and a new data dir, and waits for
+// /health; the process is returned with the error when it did not answer.
+func tryEtcd(ctx context.Context, t testing.TB, bin, logDir string) (string, *process, error) {
+	t.Helper()
 	dataDir := etcdDataDir(t)
-	clientURL := "http://" + freeAddr(t)
-	peerURL := "http://" + freeAddr(t)
+	addrs := freeAddrs(t, 2)
+	clientURL, peerURL := "http://"+addrs[0], "http://"+addrs[1]
 	p := startProcess(t, "etcd", filepath.Join(logDir, "etcd.log"), bin,
 		"--name=e2e",
 		"--data-dir="+dataDir,
@@ -55,10 +71,7 @@ func startEtcd(ctx context.Context, t testing.TB, bin, logDir string) (string, *
 		}
 		return true, nil
 	})
-	if err != nil {
-		t.Fatalf("e2e: %v", err)
-	}
-	return clientURL, p
+	return clientURL, p, err
 }
 
 // etcdDataDir prefers /dev/shm: etcd on tmpfs is much faster than on disk,
@@ -97,17 +110,4 @@ func removeStaleShmDirs() {
 			_ = os.RemoveAll(m)
 		}
 	}
-}
-
-// freeAddr returns a 127.0.0.1 address with a port that was free a moment
-// ago. Another process could take it before the component binds; the
-// component then exits at once and poll reports it with its log.
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("e2e: find a free port: %v", err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
