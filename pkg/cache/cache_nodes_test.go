@@ -124,7 +124,7 @@ func TestImageStates(t *testing.T) {
 	if _, ok := c.imageStates["img@sha"]; ok {
 		t.Errorf("image reported by no node is still cached")
 	}
-	if got := len(c.imageStates["img:1"].nodes); got != 2 {
+	if got := c.imageStates["img:1"].nodes.len(); got != 2 {
 		// i2 was removed with an argument listing no images: upstream uses the
 		// argument's images, so i2 stays registered.
 		t.Errorf("img:1 reported by %d nodes, want 2 (i2 kept, removed with no image list)", got)

@@ -15,11 +15,11 @@ type ImageStateSummary struct {
 	NumNodes int
 	// nodes is the live set of the nodes reporting the image, by their
 	// names' numbers (cacheImpl.nodeNumber), kept only in the shared summary.
-	nodes map[uint32]struct{}
+	nodes *nodeSet
 }
 
 func (s *ImageStateSummary) snapshot() *ImageStateSummary {
-	return &ImageStateSummary{Size: s.Size, NumNodes: len(s.nodes)}
+	return &ImageStateSummary{Size: s.Size, NumNodes: s.nodes.len()}
 }
 
 // NodeCount is the number of nodes reporting the image: NumNodes as a
@@ -29,7 +29,7 @@ func (s *ImageStateSummary) NodeCount() int {
 	if s.nodes == nil {
 		return s.NumNodes
 	}
-	return len(s.nodes)
+	return s.nodes.len()
 }
 
 // addNodeImageStates registers every name of every image the node reports
@@ -48,10 +48,10 @@ func (c *cacheImpl) addNodeImageStates(node *v1.Node, ni *NodeInfo) {
 		for _, name := range img.Names {
 			st, ok := c.imageStates[name]
 			if !ok {
-				st = &ImageStateSummary{Size: img.SizeBytes, nodes: map[uint32]struct{}{}}
+				st = &ImageStateSummary{Size: img.SizeBytes, nodes: new(nodeSet)}
 				c.imageStates[name] = st
 			}
-			st.nodes[id] = struct{}{}
+			st.nodes.add(id)
 			if _, ok := sums[name]; !ok {
 				sums[name] = c.nodeImageSummary(st)
 			}
@@ -83,8 +83,8 @@ func (c *cacheImpl) removeNodeImageStates(node *v1.Node) {
 	for _, img := range node.Status.Images {
 		for _, name := range img.Names {
 			if st, ok := c.imageStates[name]; ok {
-				delete(st.nodes, id)
-				if len(st.nodes) == 0 {
+				st.nodes.remove(id)
+				if st.nodes.len() == 0 {
 					delete(c.imageStates, name)
 				}
 			}
