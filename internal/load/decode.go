@@ -10,10 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	corev1 "k8s.io/api/core/v1"
@@ -295,24 +293,12 @@ func valueKind(data []byte) string {
 	return strconv.Quote(string(data))
 }
 
-// decodeBatch decodes pieces on every core; they stay in order.
+// decodeBatch decodes pieces, in order, on the calling goroutine: the
+// reader runs one per core, each on a batch of its own (reader.go).
 func (r *reader) decodeBatch(pieces []piece) {
-	workers := min(runtime.GOMAXPROCS(0), len(pieces))
-	if workers <= 1 {
-		for i := range pieces {
-			r.decodePiece(&pieces[i])
-		}
-		return
+	for i := range pieces {
+		r.decodePiece(&pieces[i])
 	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < len(pieces); i += workers {
-				r.decodePiece(&pieces[i])
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // jsonError words a decoding error of the JSON data of p: a syntax error

@@ -23,7 +23,8 @@
 //   - decode (decode.go, defaults.go): the plain path turning a piece into
 //     its typed object, on every core, with the defaults the API server
 //     would have applied. Its seam is reader.decodeBatch, which fills each
-//     piece's object and kind (or error); a decodeFunc does the decoding.
+//     piece's object and kind (or error) of one batch, one decodeBatch per
+//     core at a time; a decodeFunc does the decoding.
 //   - compact (compact.go): the memory layer described below.
 //
 // sources.go and open.go find and open the sources (regular files only);

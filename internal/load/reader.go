@@ -3,12 +3,14 @@ package load
 // This file runs the reader: for each source, a cutter goroutine cuts its
 // bytes into pieces (read.Cut), batches of pieces are decoded on every core
 // (decode.go), and the collector adds the decoded objects in input order
-// (collect.go). At most two batches are in flight, so memory holds the
-// objects kept plus a few megabytes of text, whatever the size of the input.
+// (collect.go). A few batches are in flight, so memory holds the objects
+// kept plus a few megabytes of text, whatever the size of the input.
 
 import (
 	"context"
 	"io"
+	"runtime"
+	"sync"
 
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -63,6 +65,9 @@ type reader struct {
 type batch struct {
 	pieces []piece
 	text   []byte
+	// decoded is closed once every piece is decoded (or the reading was
+	// stopped and the batch skipped).
+	decoded chan struct{}
 }
 
 // add appends p, copying its text (which the cutter reuses) into b.
@@ -76,54 +81,75 @@ func (b *batch) add(p read.Piece) {
 }
 
 // readSource reads one source through the pipeline: the cutter, the
-// decoding of a batch (on every core) and the collector run at the same
-// time, each on its own batch, so that a core the decoding leaves idle
-// while a batch is collected works on the next one (without it, a 2-core
-// machine ran at 1.45 cores while reading). It returns the first error,
-// after which nothing more of the source is read.
+// decoders and the collector run at the same time. Each decoder takes a
+// whole batch, and the collector takes the batches in the order they were
+// cut, each once it is decoded. Decoding the pieces of one batch on every
+// core instead kept a core idle at the end of every batch, whenever one
+// half was done before the other (a 2-core machine ran at 1.5 cores
+// while reading small pods). It returns the first error, after which
+// nothing more of the source is read.
 func (r *reader) readSource(src *source, in io.Reader) error {
-	cut := make(chan *batch, 1)
-	decoded := make(chan *batch, 1)
-	free := make(chan *batch, 4)
+	workers := max(1, runtime.GOMAXPROCS(0))
+	// ordered holds the batches cut and not yet collected, in order; its
+	// room bounds the batches in flight. work never blocks the cutter: it
+	// has room for every batch ordered can hold, and the one collected.
+	ordered := make(chan *batch, workers+1)
+	work := make(chan *batch, workers+2)
+	free := make(chan *batch, workers+3)
 	stop := make(chan struct{})
-	done := make(chan struct{})
 	next := func() *batch {
 		select {
 		case b := <-free:
 			b.pieces, b.text = b.pieces[:0], b.text[:0]
+			b.decoded = make(chan struct{})
 			return b
 		default:
-			return &batch{pieces: make([]piece, 0, batchSize), text: make([]byte, 0, batchText)}
+			return &batch{pieces: make([]piece, 0, batchSize), text: make([]byte, 0, batchText), decoded: make(chan struct{})}
 		}
 	}
+	var decoders sync.WaitGroup
+	for range workers {
+		decoders.Go(func() { r.decodeBatches(work, stop) })
+	}
+	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		defer close(cut)
+		defer close(work)
+		defer close(ordered)
 		b := next()
+		send := func() bool {
+			select {
+			case <-stop:
+				return false // before a batch finds room in ordered
+			default:
+			}
+			select {
+			case ordered <- b:
+				work <- b
+				return true
+			case <-stop:
+				return false
+			}
+		}
 		read.Cut(in, src.name, r.limits, func(p read.Piece) bool {
 			b.add(p)
 			if len(b.pieces) < batchSize {
 				return true
 			}
-			select {
-			case cut <- b:
-				b = next()
-				return true
-			case <-stop:
+			if !send() {
 				return false
 			}
+			b = next()
+			return true
 		})
 		if len(b.pieces) > 0 {
-			select {
-			case cut <- b:
-			case <-stop:
-			}
+			send()
 		}
 	}()
-	go r.decodeBatches(cut, decoded, stop)
 
 	var err error
-	for b := range decoded {
+	for b := range ordered {
+		<-b.decoded
 		if err != nil || src.skipped {
 			continue // drain: the cutter stops at its next piece
 		}
@@ -147,26 +173,22 @@ func (r *reader) readSource(src *source, in io.Reader) error {
 		}
 	}
 	<-done
+	decoders.Wait()
 	if err == nil && !src.skipped {
 		err = r.c.endSource(src, r)
 	}
 	return err
 }
 
-// decodeBatches decodes the batches from in and passes them on, in order,
-// until in is closed; once stop is closed it passes nothing more.
-func (r *reader) decodeBatches(in <-chan *batch, out chan<- *batch, stop <-chan struct{}) {
-	defer close(out)
-	for b := range in {
+// decodeBatches decodes each batch from work, one at a time, until work
+// is closed; once stop is closed it only marks the batches decoded.
+func (r *reader) decodeBatches(work <-chan *batch, stop <-chan struct{}) {
+	for b := range work {
 		select {
 		case <-stop:
-			continue // drain
 		default:
+			r.decodeBatch(b.pieces)
 		}
-		r.decodeBatch(b.pieces)
-		select {
-		case out <- b:
-		case <-stop:
-		}
+		close(b.decoded)
 	}
 }
