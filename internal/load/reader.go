@@ -91,11 +91,15 @@ func (b *batch) add(p read.Piece) {
 func (r *reader) readSource(src *source, in io.Reader) error {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	// ordered holds the batches cut and not yet collected, in order; its
-	// room bounds the batches in flight. work never blocks the cutter: it
-	// has room for every batch ordered can hold, and the one collected.
-	ordered := make(chan *batch, workers+1)
-	work := make(chan *batch, workers+2)
-	free := make(chan *batch, workers+3)
+	// room bounds the batches in flight. Three per decoder: a decoder
+	// whose batch is done goes on with the next while the batch the
+	// collector waits for is still being decoded. work never blocks the
+	// cutter: it has room for every batch ordered can hold, and the one
+	// collected.
+	inFlight := 3 * workers
+	ordered := make(chan *batch, inFlight)
+	work := make(chan *batch, inFlight+1)
+	free := make(chan *batch, inFlight+2)
 	stop := make(chan struct{})
 	next := func() *batch {
 		select {
