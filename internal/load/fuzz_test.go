@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/schedcache/kubectl-schedcache/internal/gencluster"
 )
 
 // fuzzLimits keeps each fuzzed read small: the limits are exercised, not
@@ -94,4 +96,26 @@ func readFuzz(data []byte) (string, error) {
 		b.WriteString("pod " + p.Namespace + "/" + p.Name + "\n")
 	}
 	return b.String() + warnings.String(), nil
+}
+
+// FuzzCommonPod feeds arbitrary bytes to the pod decoder's walk over its
+// own scanner (decodeCommon) and checks it against the usual decode and
+// the jsontext walk it replaced (scanCheck): a pod it takes is one both
+// take, decoded the same; and the scanner takes a value exactly when
+// jsontext does (checkScanValue). Seeded with pods that have every member it
+// walks, escapes, numbers and nesting in the values it skips, and
+// small-shape pods.
+func FuzzCommonPod(f *testing.F) {
+	f.Add([]byte(commonTestPod))
+	f.Add([]byte(`{"kind":"Pod","apiVersion":"v1","metadata":{"labels":{"a\u0041":"\"\\\/\b\f\n\r\t\ud800"}},` +
+		`"status":{"conditions":[{"type":"Ready","n":[-1.5e+3,0,1E-2,-0.0,12],"o":{"t":true,"f":false,"z":null}}]}}`))
+	f.Add([]byte("{ \"kind\" : \"Pod\" ,\n \"spec\" : { \"containers\" : [ { \"name\" : \"a\" } , { } ] } }"))
+	for _, it := range benchItemsShape(f, 2, 10, gencluster.ShapeSmall)[2:5] {
+		f.Add(it.raw)
+	}
+	c := newScanCheck()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkScanValue(t, data)
+		c.check(t, data)
+	})
 }

@@ -12,8 +12,9 @@ import (
 // plainStringMap decodes text, a JSON object of strings as the API server
 // and kubectl write labels (no space, no escape, valid UTF-8), into a new
 // map, as json v2 would; false for any other text, which the caller
-// decodes with json v2. text is a value the pod decoder's tokenizer has
-// read whole, so it is valid JSON. On the small shape most pods' labels
+// decodes with json v2. text is a value jsontext or the pod decoder's
+// scanner (podscan.go) has read whole, so it is valid JSON: no control
+// character in its strings. On the small shape most pods' labels
 // are their own workload's, decoded once for about five pods: json v2's
 // reflective map decode was most of that.
 func plainStringMap(text []byte) (map[string]string, bool) {

@@ -2,34 +2,26 @@ package load
 
 // This file decodes the common pod of a file (metadata, containers with
 // their names, images and resources, the node, the phase) by walking its
-// tokens, without the reflection of a struct decode. Any member it does not
-// expect, a string with an escape, or a value of an unexpected kind, and it
-// gives up: the pod decoder then decodes the pod its usual way, so the pod
-// is the same whichever way it was decoded. Values it does not walk
-// (labels, owner references, resource lists, times, conditions) are decoded
-// by the pod decoder's own unmarshalers, called directly or through its
-// options.
-// TestCommonPodMatchesPodDecoder checks it against the pod decoder.
+// text with the scanner of podscan.go, without the reflection of a struct
+// decode. Any member it does not expect, a string with an escape, or a
+// value of an unexpected kind, and it gives up: the pod decoder then
+// decodes the pod its usual way, so the pod is the same whichever way it
+// was decoded. Values it does not walk (labels, owner references, resource
+// lists, times, conditions) are decoded from their text by the pod
+// decoder's own unmarshalers' functions, or with its options.
+// TestCommonPodMatchesPodDecoder and FuzzCommonPod check it against the
+// pod decoder.
 
 import (
-	"bytes"
 	"hash/maphash"
 	"slices"
 	"sync"
-	"unicode/utf8"
+	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
-
-// tokenReader is a reusable decoder of one pod's text, with the strings
-// it made lately.
-type tokenReader struct {
-	in      bytes.Reader
-	dec     jsontext.Decoder
-	strings stringCache
-}
 
 // stringCache holds a string for each of its slots, chosen by a hash of the
 // string's bytes: a string met again (a namespace, an image, "Running")
@@ -59,15 +51,15 @@ func (c *stringCache) make(b []byte) string {
 	return *slot
 }
 
-// commonPools are decodeCommon's reused memory: token readers, and the
+// commonPools are decodeCommon's reused memory: string caches, and the
 // containers of a pod being decoded (copied at their number once read).
 type commonPools struct {
-	readers, containers sync.Pool
+	strings, containers sync.Pool
 }
 
 func newCommonPools() commonPools {
 	return commonPools{
-		readers:    sync.Pool{New: func() any { return new(tokenReader) }},
+		strings:    sync.Pool{New: func() any { return new(stringCache) }},
 		containers: sync.Pool{New: func() any { return new([]corev1.Container) }},
 	}
 }
@@ -75,78 +67,81 @@ func newCommonPools() commonPools {
 // decodeCommon decodes data into pod and reports whether it could; when
 // it could not, pod holds part of the text and must be dropped.
 func (d *podDecoder) decodeCommon(data []byte, pod *corev1.Pod) bool {
-	t := d.pools.readers.Get().(*tokenReader)
-	defer d.pools.readers.Put(t)
-	t.in.Reset(data)
-	t.dec.Reset(&t.in, d.opts)
-	dec, sc := &t.dec, &t.strings
-	ok := members(dec, func(name []byte) bool {
+	sc := d.pools.strings.Get().(*stringCache)
+	defer d.pools.strings.Put(sc)
+	s := &scanner{data: data}
+	ok := members(s, func(name []byte) bool {
 		switch string(name) {
 		case "kind":
-			return plainString(dec, sc, &pod.Kind)
+			return plainString(s, sc, &pod.Kind)
 		case "apiVersion":
-			return plainString(dec, sc, &pod.APIVersion)
+			return plainString(s, sc, &pod.APIVersion)
 		case "metadata":
-			return d.commonMeta(dec, sc, pod)
+			return d.commonMeta(s, sc, pod)
 		case "spec":
-			return d.commonSpec(dec, sc, &pod.Spec)
+			return d.commonSpec(s, sc, &pod.Spec)
 		case "status":
-			return d.commonStatus(dec, sc, &pod.Status)
+			return d.commonStatus(s, sc, &pod.Status)
 		}
 		return false
 	})
-	// Nothing but space may follow, as Unmarshal checks.
-	return ok && len(bytes.TrimSpace(data[dec.InputOffset():])) == 0
+	return ok && s.atEnd()
 }
 
-func (d *podDecoder) commonMeta(dec *jsontext.Decoder, sc *stringCache, pod *corev1.Pod) bool {
+func (d *podDecoder) commonMeta(s *scanner, sc *stringCache, pod *corev1.Pod) bool {
 	m := &pod.ObjectMeta
-	return members(dec, func(name []byte) bool {
+	return members(s, func(name []byte) bool {
 		switch string(name) {
 		case "name":
-			return plainString(dec, nil, &m.Name)
+			return plainString(s, nil, &m.Name)
 		case "namespace":
-			return plainString(dec, sc, &m.Namespace)
+			return plainString(s, sc, &m.Namespace)
 		case "generateName":
-			return plainString(dec, nil, &m.GenerateName)
+			return plainString(s, nil, &m.GenerateName)
 		case "uid":
-			return plainString(dec, nil, &m.UID)
+			return plainString(s, nil, &m.UID)
 		case "resourceVersion":
-			return plainString(dec, nil, &m.ResourceVersion)
+			return plainString(s, nil, &m.ResourceVersion)
 		case "creationTimestamp":
-			return unmarshalTime(dec, &m.CreationTimestamp) == nil
+			return scanTime(s, &m.CreationTimestamp)
 		case "deletionTimestamp":
-			return d.value(dec, &m.DeletionTimestamp)
+			return d.value(s, &m.DeletionTimestamp)
 		case "deletionGracePeriodSeconds":
-			return d.value(dec, &m.DeletionGracePeriodSeconds)
+			return d.value(s, &m.DeletionGracePeriodSeconds)
 		case "labels":
-			return d.sharedMap(dec, &m.Labels) == nil
+			return byValue(s, &d.maps, &m.Labels, d.decodeMap)
 		case "annotations":
-			return d.sharedMap(dec, &m.Annotations) == nil
+			return byValue(s, &d.maps, &m.Annotations, d.decodeMap)
 		case "ownerReferences":
-			return shared(dec, &d.ownerRefs, &m.OwnerReferences, decodeOwnerRefs) == nil
+			return byValue(s, &d.ownerRefs, &m.OwnerReferences, decodeOwnerRefs)
 		}
 		return false
 	})
 }
 
-func (d *podDecoder) commonSpec(dec *jsontext.Decoder, sc *stringCache, spec *corev1.PodSpec) bool {
-	return members(dec, func(name []byte) bool {
+func (d *podDecoder) commonSpec(s *scanner, sc *stringCache, spec *corev1.PodSpec) bool {
+	return members(s, func(name []byte) bool {
 		switch string(name) {
 		case "containers":
-			return d.commonContainers(dec, sc, &spec.Containers)
+			return d.commonContainers(s, sc, &spec.Containers)
 		case "nodeName":
-			return plainString(dec, sc, &spec.NodeName)
+			return plainString(s, sc, &spec.NodeName)
 		case "schedulerName":
-			return plainString(dec, sc, &spec.SchedulerName)
+			return plainString(s, sc, &spec.SchedulerName)
 		case "priorityClassName":
-			return plainString(dec, sc, &spec.PriorityClassName)
+			return plainString(s, sc, &spec.PriorityClassName)
 		case "priority":
-			return d.value(dec, &spec.Priority)
+			return d.value(s, &spec.Priority)
 		case "nodeSelector":
-			return d.sharedMap(dec, &spec.NodeSelector) == nil
+			return byValue(s, &d.maps, &spec.NodeSelector, d.decodeMap)
 		case "tolerations":
-			return unmarshalWhole(dec, &d.tolerations, &spec.Tolerations, slices.Clip) == nil
+			text, ok := s.value()
+			if !ok {
+				return false
+			}
+			var err error
+			spec.Tolerations, err = wholeOf(&d.tolerations, text, slices.Clip)
+			return err == nil
 		}
 		return false
 	})
@@ -154,11 +149,8 @@ func (d *podDecoder) commonSpec(dec *jsontext.Decoder, sc *stringCache, spec *co
 
 // commonContainers decodes a list of containers into a slice of exactly
 // its length, as the pod decoder does (exact).
-func (d *podDecoder) commonContainers(dec *jsontext.Decoder, sc *stringCache, cs *[]corev1.Container) bool {
-	if dec.PeekKind() != '[' {
-		return false
-	}
-	if _, err := dec.ReadToken(); err != nil {
+func (d *podDecoder) commonContainers(s *scanner, sc *stringCache, cs *[]corev1.Container) bool {
+	if !s.consume('[') {
 		return false
 	}
 	scratch := d.pools.containers.Get().(*[]corev1.Container)
@@ -168,37 +160,39 @@ func (d *podDecoder) commonContainers(dec *jsontext.Decoder, sc *stringCache, cs
 		d.pools.containers.Put(scratch)
 	}()
 	list := *scratch
-	for dec.PeekKind() == '{' {
-		list = append(list, corev1.Container{})
-		*scratch = list
-		if !d.commonContainer(dec, sc, &list[len(list)-1]) {
+	if !s.consume(']') {
+		for {
+			list = append(list, corev1.Container{})
+			*scratch = list
+			if !d.commonContainer(s, sc, &list[len(list)-1]) {
+				return false
+			}
+			if !s.consume(',') {
+				break
+			}
+		}
+		if !s.consume(']') {
 			return false
 		}
-	}
-	if dec.PeekKind() != ']' {
-		return false
-	}
-	if _, err := dec.ReadToken(); err != nil {
-		return false
 	}
 	*cs = exactCopy(list)
 	return true
 }
 
-func (d *podDecoder) commonContainer(dec *jsontext.Decoder, sc *stringCache, c *corev1.Container) bool {
-	return members(dec, func(name []byte) bool {
+func (d *podDecoder) commonContainer(s *scanner, sc *stringCache, c *corev1.Container) bool {
+	return members(s, func(name []byte) bool {
 		switch string(name) {
 		case "name":
-			return plainString(dec, sc, &c.Name)
+			return plainString(s, sc, &c.Name)
 		case "image":
-			return plainString(dec, sc, &c.Image)
+			return plainString(s, sc, &c.Image)
 		case "resources":
-			return members(dec, func(name []byte) bool {
+			return members(s, func(name []byte) bool {
 				switch string(name) {
 				case "requests":
-					return d.sharedList(dec, &c.Resources.Requests) == nil
+					return byValue(s, &d.lists, &c.Resources.Requests, d.decodeList)
 				case "limits":
-					return d.sharedList(dec, &c.Resources.Limits) == nil
+					return byValue(s, &d.lists, &c.Resources.Limits, d.decodeList)
 				}
 				return false
 			})
@@ -207,62 +201,96 @@ func (d *podDecoder) commonContainer(dec *jsontext.Decoder, sc *stringCache, c *
 	})
 }
 
-func (d *podDecoder) commonStatus(dec *jsontext.Decoder, sc *stringCache, status *corev1.PodStatus) bool {
-	return members(dec, func(name []byte) bool {
+func (d *podDecoder) commonStatus(s *scanner, sc *stringCache, status *corev1.PodStatus) bool {
+	return members(s, func(name []byte) bool {
 		switch string(name) {
 		case "phase":
-			return plainString(dec, sc, &status.Phase)
+			return plainString(s, sc, &status.Phase)
 		case "nominatedNodeName":
-			return plainString(dec, sc, &status.NominatedNodeName)
+			return plainString(s, sc, &status.NominatedNodeName)
 		case "conditions":
-			return d.value(dec, &status.Conditions)
+			return d.value(s, &status.Conditions)
 		}
 		return false
 	})
 }
 
-// value decodes the next value into v with the pod decoder's options.
-func (d *podDecoder) value(dec *jsontext.Decoder, v any) bool {
-	return jsonv2.UnmarshalDecode(dec, v, d.opts) == nil
+// value decodes the next value into v with the pod decoder's options, as
+// the usual decode reaches it: the same unmarshalers, on the same text.
+func (d *podDecoder) value(s *scanner, v any) bool {
+	text, ok := s.value()
+	return ok && jsonv2.Unmarshal(text, v, d.opts) == nil
+}
+
+// byValue sets *v to the value b shares for the next value's text, as the
+// pod decoder's unmarshalers do (shared).
+func byValue[V any](s *scanner, b *byText[V], v *V, decode func([]byte) (V, error)) bool {
+	text, ok := s.value()
+	if !ok {
+		return false
+	}
+	var err error
+	*v, err = b.get(text, decode)
+	return err == nil
 }
 
 // members reads an object, calling member for each member's name (as
-// written, without its quotes) with the decoder at its value; member
+// written, without its quotes) with the scanner at its value; member
 // reads the value and reports whether it could. A name with an escape,
 // null, or another kind of value than an object: false.
-func members(dec *jsontext.Decoder, member func(name []byte) bool) bool {
-	if dec.PeekKind() != '{' {
+func members(s *scanner, member func(name []byte) bool) bool {
+	if !s.consume('{') {
 		return false
 	}
-	if _, err := dec.ReadToken(); err != nil {
-		return false
+	if s.consume('}') {
+		return true
 	}
-	for dec.PeekKind() == '"' {
-		name, err := dec.ReadValue()
-		if err != nil || bytes.IndexByte(name, '\\') >= 0 || !member(name[1:len(name)-1]) {
+	for {
+		// A name the scanner takes without checking its UTF-8 is matched
+		// against ASCII names only: one that is not valid UTF-8 matches
+		// none, and the walk gives up on it.
+		name, ok := s.plain()
+		if !ok || !s.consume(':') || !member(name) {
 			return false
 		}
+		if !s.consume(',') {
+			return s.consume('}')
+		}
 	}
-	_, err := dec.ReadToken()
-	return err == nil
 }
 
 // plainString reads a string without escapes, in valid UTF-8, into s:
 // what the decoder would read it as, without unquoting. The string comes
 // from sc unless sc is nil (a name of its own, a UID: never met again).
-func plainString[S ~string](dec *jsontext.Decoder, sc *stringCache, s *S) bool {
-	if dec.PeekKind() != '"' {
-		return false
-	}
-	v, err := dec.ReadValue()
-	if err != nil || bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) {
+func plainString[S ~string](s *scanner, sc *stringCache, v *S) bool {
+	text, ok := s.plainText()
+	if !ok {
 		return false
 	}
 	if sc == nil {
-		*s = S(v[1 : len(v)-1])
+		*v = S(text)
 	} else {
-		*s = S(sc.make(v[1 : len(v)-1]))
+		*v = S(sc.make(text))
 	}
+	return true
+}
+
+// scanTime reads a metav1.Time as unmarshalTime does, for a string
+// without escapes (what the scanner cannot unquote, it gives up on).
+func scanTime(s *scanner, t *metav1.Time) bool {
+	if s.peek() == 'n' {
+		t.Time = time.Time{}
+		return s.literal("null")
+	}
+	text, ok := s.plainText()
+	if !ok {
+		return false
+	}
+	parsed, err := time.Parse(time.RFC3339, string(text))
+	if err != nil {
+		return false
+	}
+	t.Time = parsed.Local()
 	return true
 }
 

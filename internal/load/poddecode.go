@@ -218,30 +218,38 @@ func emptied[T any]() *jsonv2.Unmarshalers {
 
 // sharedList sets *v to the shared list of the next value's text.
 func (d *podDecoder) sharedList(dec *jsontext.Decoder, v *corev1.ResourceList) error {
-	return shared(dec, &d.lists, v, func(text []byte) (l corev1.ResourceList, err error) {
-		if err = jsonv2.Unmarshal(text, &l, decodeOptions); err == nil {
-			d.mu.Lock()
-			l = d.share.list(l)
-			d.mu.Unlock()
-		}
-		return l, err
-	})
+	return shared(dec, &d.lists, v, d.decodeList)
+}
+
+// decodeList decodes a resource list and shares it (sharedList).
+func (d *podDecoder) decodeList(text []byte) (l corev1.ResourceList, err error) {
+	if err = jsonv2.Unmarshal(text, &l, decodeOptions); err == nil {
+		d.mu.Lock()
+		l = d.share.list(l)
+		d.mu.Unlock()
+	}
+	return l, err
 }
 
 // sharedMap sets *v to the shared map of the next value's text.
 func (d *podDecoder) sharedMap(dec *jsontext.Decoder, v *map[string]string) error {
-	return shared(dec, &d.maps, v, func(text []byte) (m map[string]string, err error) {
-		m, ok := plainStringMap(text)
-		if !ok {
-			err = jsonv2.Unmarshal(text, &m, decodeOptions)
-		}
-		if err == nil {
-			d.mu.Lock()
-			m = d.share.stringMap(m)
-			d.mu.Unlock()
-		}
-		return m, err
-	})
+	return shared(dec, &d.maps, v, d.decodeMap)
+}
+
+// decodeMap decodes a string map and shares it (sharedMap). text is a
+// whole value jsontext or the scanner has checked: plainStringMap
+// relies on it.
+func (d *podDecoder) decodeMap(text []byte) (m map[string]string, err error) {
+	m, ok := plainStringMap(text)
+	if !ok {
+		err = jsonv2.Unmarshal(text, &m, decodeOptions)
+	}
+	if err == nil {
+		d.mu.Lock()
+		m = d.share.stringMap(m)
+		d.mu.Unlock()
+	}
+	return m, err
 }
 
 // decodeOwnerRefs decodes a pod's owner references, the plain ones
@@ -270,7 +278,18 @@ func sharedWhole[T any](b *byText[T], clip func(T) T) *jsonv2.Unmarshalers {
 
 // unmarshalWhole is sharedWhole's unmarshaler.
 func unmarshalWhole[T any](dec *jsontext.Decoder, b *byText[T], v *T, clip func(T) T) error {
-	return shared(dec, b, v, func(text []byte) (t T, err error) {
+	text, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	*v, err = wholeOf(b, text, clip)
+	return err
+}
+
+// wholeOf is the shared value of text, decoded plainly then clipped the
+// first time (sharedWhole).
+func wholeOf[T any](b *byText[T], text []byte, clip func(T) T) (T, error) {
+	return b.get(text, func(text []byte) (t T, err error) {
 		err = jsonv2.Unmarshal(text, &t, decodeOptions)
 		return clip(t), err
 	})
