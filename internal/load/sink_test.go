@@ -197,3 +197,79 @@ func TestReadProgressLine(t *testing.T) {
 		t.Errorf("line %q, want %q", got, want)
 	}
 }
+
+// TestReadFilesSinkBacklog: a sink that stalls (as the model does while it
+// adds every node at the first pod) does not stall the reading: the whole
+// input is read, cut, decoded and collected while the sink's first AddPod
+// waits, its calls queued (sinkBacklog), and the sink then gets them all,
+// in order.
+func TestReadFilesSinkBacklog(t *testing.T) {
+	pods := 20*batchSize + 3
+	var in strings.Builder
+	in.WriteString(doc("Node", "n1", ""))
+	want := []string{"node n1"}
+	for i := range pods {
+		in.WriteString(doc("Pod", fmt.Sprintf("p%d", i), ""))
+		want = append(want, fmt.Sprintf("pod p%d", i))
+	}
+	input := &eofReader{r: strings.NewReader(in.String()), eof: make(chan struct{})}
+	sink := &stallingSink{release: make(chan struct{})}
+	type result struct {
+		c   *Cluster
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		c, err := ReadFiles(FileOptions{Filenames: []string{"-"}, Stdin: input, Sink: sink}, nil)
+		done <- result{c, err}
+	}()
+	select {
+	case <-input.eof:
+		close(sink.release)
+	case <-time.After(time.Minute):
+		close(sink.release)
+		t.Fatalf("the input was not read to its end while the sink stalled (%d calls made)", sink.calls.Load())
+	}
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if len(r.c.Pods) != pods || strings.Join(sink.got, ",") != strings.Join(want, ",") {
+		t.Errorf("sink got %d calls, cluster %d pods; want %d calls", len(sink.got), len(r.c.Pods), len(want))
+	}
+}
+
+// eofReader closes eof once its reader has returned io.EOF.
+type eofReader struct {
+	r    io.Reader
+	eof  chan struct{}
+	seen bool
+}
+
+func (e *eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF && !e.seen {
+		e.seen = true
+		close(e.eof)
+	}
+	return n, err
+}
+
+// stallingSink is a recordingSink whose first AddPod waits for release.
+type stallingSink struct {
+	recordingSink
+	release chan struct{}
+	calls   atomic.Int64
+}
+
+func (s *stallingSink) AddNode(n *corev1.Node) {
+	s.calls.Add(1)
+	s.recordingSink.AddNode(n)
+}
+
+func (s *stallingSink) AddPod(p *corev1.Pod) {
+	if s.calls.Add(1) == 2 {
+		<-s.release
+	}
+	s.recordingSink.AddPod(p)
+}
