@@ -260,8 +260,8 @@ func checkScanValue(tb testing.TB, data []byte) {
 // bytes of UTF-8 sequences (whole and broken).
 var mutationBytes = []byte{'"', '\\', ',', ':', '{', '}', '[', ']', ' ', '\n', '0', '1', '-', '.', 'e', 'n', 'u', 'a', 0x01, 0x1f, 0x7f, 0xc3, 0xff}
 
-// insertedBytes are those inserted before each byte (fewer: the test
-// takes a second a pod already).
+// insertedBytes are those inserted before each byte: fewer, to keep the
+// test in the fast loop.
 var insertedBytes = []byte{'"', '\\', ',', '}', ' ', '0', 0x01, 0xff}
 
 // TestCommonPodScannerOnMutations: every text made from a few pods by

@@ -3,7 +3,7 @@ package load
 // This file is the scanner decodeCommon walks a pod's text with: the
 // text is in memory already (the cutter hands over each object's bytes),
 // and json v2's jsontext.Decoder, behind an io.Reader, keeps a state
-// machine and a name stack for every token, which was most of the walk's
+// machine and a name stack for every token, a large part of the walk's
 // cost (docs/PERFORMANCE.md, "A scanner of our own for the common pod").
 //
 // It is never more permissive than jsontext with decodeOptions: what it
