@@ -312,37 +312,3 @@ func TestCommonPodScannerOnMutations(t *testing.T) {
 	}
 	t.Logf("decodeCommon took %d of %d texts; %d taken by the jsontext walk only", taken, texts, c.tokensOnly)
 }
-
-// stringSpecialNaive is stringSpecial one byte at a time.
-func stringSpecialNaive(b []byte) int {
-	for i, c := range b {
-		if c == '"' || c == '\\' || c < 0x20 {
-			return i
-		}
-	}
-	return len(b)
-}
-
-// TestStringSpecial checks the word-at-a-time search against the byte
-// loop: every position of a stop in every length up to three words,
-// among the bytes the word arithmetic is likely to confuse (those next
-// to a stop's value, the high bit's edges).
-func TestStringSpecial(t *testing.T) {
-	fills := []byte{'a', 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0xa0, 0xa2, 0xdc, 0xff, 0x01, 0x00}
-	stops := []byte{'"', '\\', 0x00, 0x01, 0x1f}
-	for n := 0; n <= 24; n++ {
-		for _, fill := range fills {
-			for at := -1; at < n; at++ {
-				for _, stop := range stops {
-					b := bytes.Repeat([]byte{fill}, n)
-					if at >= 0 {
-						b[at] = stop
-					}
-					if got, want := stringSpecial(b), stringSpecialNaive(b); got != want {
-						t.Fatalf("stringSpecial(%q) = %d, want %d", b, got, want)
-					}
-				}
-			}
-		}
-	}
-}

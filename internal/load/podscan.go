@@ -17,9 +17,9 @@ package load
 // would have handed it.
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"unicode/utf8"
+
+	"github.com/schedcache/kubectl-schedcache/internal/load/read"
 )
 
 // scanner reads one JSON text held in memory, from data[pos] on.
@@ -81,7 +81,7 @@ func (s *scanner) plain() ([]byte, bool) {
 		return nil, false
 	}
 	from := s.pos
-	s.pos += stringSpecial(s.data[s.pos:])
+	s.pos += read.StringSpecial(s.data[s.pos:])
 	if s.pos == len(s.data) || s.data[s.pos] != '"' {
 		return nil, false // an escape, a control character, or no end
 	}
@@ -216,7 +216,7 @@ func digits(d []byte, i int) int {
 func (s *scanner) str() bool {
 	s.pos++ // the opening quote
 	for {
-		s.pos += stringSpecial(s.data[s.pos:])
+		s.pos += read.StringSpecial(s.data[s.pos:])
 		if s.pos == len(s.data) {
 			return false
 		}
@@ -260,38 +260,3 @@ func (s *scanner) escape() bool {
 }
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
-
-// Within a string only '"' (its end), '\\' (an escape) and the control
-// characters (invalid) matter to the scanner, and strings are most of a
-// pod's text: stringSpecial looks for them eight bytes at a time.
-const (
-	wordOnes  = 0x0101010101010101 // every byte 1
-	wordHighs = 0x8080808080808080 // every byte's high bit
-)
-
-// stringSpecial returns the index in b of the first '"', '\\' or byte
-// below 0x20, or len(b) when there is none.
-func stringSpecial(b []byte) int {
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		// Each term flags its lowest matching byte exactly (a false flag
-		// only follows a true one: the borrow runs upwards), so the lowest
-		// flag of the three is a true one. w-ones*0x20 &^ w flags bytes
-		// below 0x20 (and no byte of 0x80 or more).
-		m := zeroByte(w^(wordOnes*'"')) | zeroByte(w^(wordOnes*'\\')) | (w-wordOnes*0x20)&^w&wordHighs
-		if m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for ; i < len(b); i++ {
-		if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
-			return i
-		}
-	}
-	return i
-}
-
-// zeroByte flags the high bit of the first zero byte of w (lowest first)
-// and maybe of later bytes; none when w has no zero byte.
-func zeroByte(w uint64) uint64 { return (w - wordOnes) &^ w & wordHighs }

@@ -78,16 +78,9 @@ func TestReadFilesSink(t *testing.T) {
 // sink has every call in order, none overlapping, by the time ReadFiles
 // returns; a node after the pods discards it after the pods it was given.
 func TestReadFilesSinkBatches(t *testing.T) {
-	pods := 3*batchSize + 7
-	var in strings.Builder
-	in.WriteString(doc("Node", "n1", ""))
-	want := []string{"node n1"}
-	for i := range pods {
-		in.WriteString(doc("Pod", fmt.Sprintf("p%d", i), ""))
-		want = append(want, fmt.Sprintf("pod p%d", i))
-	}
+	in, want := nodeAndPods(3*batchSize + 7)
 	for _, late := range []bool{false, true} {
-		input := in.String()
+		input := in
 		if late {
 			input += doc("Node", "n2", "")
 		}
@@ -102,6 +95,19 @@ func TestReadFilesSinkBatches(t *testing.T) {
 			t.Errorf("late node %v: sink got %d calls (discarded %v), want %d", late, len(sink.got), sink.discarded, len(want))
 		}
 	}
+}
+
+// nodeAndPods is an input of one node, n1, then pods p0..p(pods-1), and
+// the calls a sink gets for it.
+func nodeAndPods(pods int) (string, []string) {
+	var in strings.Builder
+	in.WriteString(doc("Node", "n1", ""))
+	want := []string{"node n1"}
+	for i := range pods {
+		in.WriteString(doc("Pod", fmt.Sprintf("p%d", i), ""))
+		want = append(want, fmt.Sprintf("pod p%d", i))
+	}
+	return in.String(), want
 }
 
 // overlapSink is a recordingSink that notes calls made while another runs.
@@ -205,14 +211,8 @@ func TestReadProgressLine(t *testing.T) {
 // in order.
 func TestReadFilesSinkBacklog(t *testing.T) {
 	pods := 20*batchSize + 3
-	var in strings.Builder
-	in.WriteString(doc("Node", "n1", ""))
-	want := []string{"node n1"}
-	for i := range pods {
-		in.WriteString(doc("Pod", fmt.Sprintf("p%d", i), ""))
-		want = append(want, fmt.Sprintf("pod p%d", i))
-	}
-	input := &eofReader{r: strings.NewReader(in.String()), eof: make(chan struct{})}
+	in, want := nodeAndPods(pods)
+	input := &eofReader{r: strings.NewReader(in), eof: make(chan struct{})}
 	sink := &stallingSink{release: make(chan struct{})}
 	type result struct {
 		c   *Cluster
