@@ -1,10 +1,5 @@
 package cache
 
-import (
-	"math/bits"
-	"slices"
-)
-
 // nodeSet is a set of node numbers (cacheImpl.nodeNumber): the nodes that
 // report one image. Its count is what the scheduler's image state holds
 // as the number of nodes with the image (a set of node names, v1.29+).
@@ -86,21 +81,4 @@ func (s *nodeSet) toBitmap() {
 		s.words[m/64] |= uint64(1) << (m % 64)
 	}
 	s.small = nil
-}
-
-// members returns the members in increasing order (for tests).
-func (s *nodeSet) members() []uint32 {
-	var out []uint32
-	if s.words == nil {
-		out = append(out, s.small...)
-		slices.Sort(out)
-		return out
-	}
-	for w, word := range s.words {
-		for word != 0 {
-			out = append(out, uint32(w*64+bits.TrailingZeros64(word)))
-			word &= word - 1
-		}
-	}
-	return out
 }

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -68,4 +69,21 @@ func TestNodeSetEdges(t *testing.T) {
 	if got[0] != 0 || got[1] != 63 || got[2] != 128 || got[len(got)-1] != 1<<20 {
 		t.Fatalf("members %v", got)
 	}
+}
+
+// members returns the members of s in increasing order.
+func (s *nodeSet) members() []uint32 {
+	var out []uint32
+	if s.words == nil {
+		out = append(out, s.small...)
+		slices.Sort(out)
+		return out
+	}
+	for w, word := range s.words {
+		for word != 0 {
+			out = append(out, uint32(w*64+bits.TrailingZeros64(word)))
+			word &= word - 1
+		}
+	}
+	return out
 }
