@@ -54,14 +54,37 @@ func (c *stringCache) make(b []byte) string {
 // commonPools are decodeCommon's reused memory: string caches, and the
 // containers of a pod being decoded (copied at their number once read).
 type commonPools struct {
-	strings, containers sync.Pool
+	strings, containers, pods sync.Pool
 }
 
 func newCommonPools() commonPools {
 	return commonPools{
 		strings:    sync.Pool{New: func() any { return new(stringCache) }},
 		containers: sync.Pool{New: func() any { return new([]corev1.Container) }},
+		pods:       sync.Pool{New: func() any { return new(corev1.Pod) }},
 	}
+}
+
+// decodeCommonCopied is decodeCommon into a reused pod, copied into a new
+// one when it could. The walk reads a field's address before it writes
+// the field (Go checks a pointer for nil by loading through the field's
+// address), and the first load of a never-used page maps the shared zero
+// page, which the first store must then replace: twice the page faults,
+// and the second one flushes the page's mapping on every core. A pod is
+// larger than a page; copying it whole writes each of its new pages
+// first. The copy costs less than the faults it saves (docs/PERFORMANCE.md,
+// "Write first").
+func (d *podDecoder) decodeCommonCopied(data []byte) (*corev1.Pod, bool) {
+	scratch := d.pools.pods.Get().(*corev1.Pod)
+	defer d.pools.pods.Put(scratch)
+	ok := d.decodeCommon(data, scratch)
+	var pod *corev1.Pod
+	if ok {
+		pod = new(corev1.Pod)
+		*pod = *scratch
+	}
+	*scratch = corev1.Pod{}
+	return pod, ok
 }
 
 // decodeCommon decodes data into pod and reports whether it could; when

@@ -174,7 +174,7 @@ func newPodDecoderKeeping(keepEmptyDir bool) *podDecoder {
 // decoded the plain way (decodeTyped), so errors read as they always did.
 func (d *podDecoder) decode(data []byte) (kruntime.Object, error) {
 	if len(data) <= maxCommonPod {
-		if pod := (&corev1.Pod{}); d.decodeCommon(data, pod) {
+		if pod, ok := d.decodeCommonCopied(data); ok {
 			return pod, nil
 		}
 	}
