@@ -2,8 +2,9 @@
 #
 #   make fuzz      run each Go native fuzz target for its budget of
 #                  executions (about 10 s each on an idle 2-core machine):
-#                  the reader of -f input (internal/load FuzzReadFiles and
-#                  FuzzCommonPod, the pod walk's scanner against json v2; and
+#                  the reader of -f input (internal/load FuzzReadFiles,
+#                  FuzzCommonPod, the pod walk's scanner against json v2,
+#                  and FuzzCommonNode, the node walk against json v2; and
 #                  internal/load/read's kind scan and UTF-8 check against
 #                  the code they stand in for: FuzzScanTypeMeta,
 #                  FuzzCutTypeMeta, FuzzTextReader) and the
@@ -41,7 +42,7 @@
 # makes a starved run slower.
 
 FUZZTIME ?=
-FUZZ_TARGETS ?= ./internal/load:FuzzReadFiles:3000x ./internal/load:FuzzCommonPod:5000x ./internal/load/read:FuzzScanTypeMeta:20000x ./internal/load/read:FuzzCutTypeMeta:20000x ./internal/load/read:FuzzTextReader:20000x ./internal/simulate/script:FuzzParse:15000x
+FUZZ_TARGETS ?= ./internal/load:FuzzReadFiles:3000x ./internal/load:FuzzCommonPod:5000x ./internal/load:FuzzCommonNode:3000x ./internal/load/read:FuzzScanTypeMeta:20000x ./internal/load/read:FuzzCutTypeMeta:20000x ./internal/load/read:FuzzTextReader:20000x ./internal/simulate/script:FuzzParse:15000x
 HOSTILE_FLAGS ?=
 
 .PHONY: fuzz hostile

@@ -25,10 +25,20 @@ type nodeDecoder struct {
 	// is shared by every node that has it: nothing writes to a loaded
 	// node's images (the cache reads them, the outputs print them).
 	images byText[corev1.ContainerImage]
+	// lists hold capacities and allocatables by their text (decodeCommon).
+	lists byText[corev1.ResourceList]
+	// endpoints, handlers, features and swaps hold what the nodes of a
+	// kind report alike, by their text (decodeCommon).
+	endpoints byText[corev1.NodeDaemonEndpoints]
+	handlers  byText[[]corev1.NodeRuntimeHandler]
+	features  byText[*corev1.NodeFeatures]
+	swaps     byText[*corev1.NodeSwapStatus]
+	// pools are decodeCommon's.
+	pools nodePools
 }
 
 func newNodeDecoder() *nodeDecoder {
-	d := &nodeDecoder{}
+	d := &nodeDecoder{pools: newNodePools()}
 	d.opts = jsonv2.JoinOptions(decodeOptions, jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
 		exact[corev1.ContainerImage](),
 		sharedWhole(&d.images, clipImage),
@@ -45,10 +55,13 @@ func clipImage(img corev1.ContainerImage) corev1.ContainerImage {
 	return img
 }
 
-// decode is the decodeFunc of v1 Nodes. A node the fast way cannot decode
-// is decoded the plain way (decodeTyped), so errors read as they always
-// did.
+// decode is the decodeFunc of v1 Nodes: the walk of nodecommon.go first,
+// then json v2 with the decoder's options. A node neither can decode is
+// decoded the plain way (decodeTyped), so errors read as they always did.
 func (d *nodeDecoder) decode(data []byte) (kruntime.Object, error) {
+	if node, ok := d.decodeCommonCopied(data); ok {
+		return node, nil
+	}
 	node := &corev1.Node{}
 	if jsonv2.Unmarshal(data, node, d.opts) == nil {
 		return node, nil
