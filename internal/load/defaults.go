@@ -37,8 +37,9 @@ func DefaultFilePod(pod *corev1.Pod) {
 }
 
 // DefaultPod applies to pod, in place, the v1 defaulting that matters to
-// scheduling (a resource list it changes is replaced by a changed copy,
-// never written to, because the reader shares equal lists between pods):
+// scheduling (a resource list or a pod's containers it changes are replaced
+// by a changed copy, never written to, because the reader shares equal
+// lists, and a template's containers, between pods):
 //   - in each container and init container, a resource with a limit but no
 //     request gets a request equal to its limit;
 //   - pod-level resources (PodLevelResources, on by default since v1.34), only
@@ -54,12 +55,10 @@ func DefaultFilePod(pod *corev1.Pod) {
 //     a multiple of 1m.
 func DefaultPod(pod *corev1.Pod) {
 	spec := &pod.Spec
-	for i := range spec.Containers {
-		requestsFromLimits(&spec.Containers[i].Resources)
-	}
-	for i := range spec.InitContainers {
-		requestsFromLimits(&spec.InitContainers[i].Resources)
-	}
+	inits, containers := ownedContainers{cs: spec.InitContainers}, ownedContainers{cs: spec.Containers}
+	inits.requestsFromLimits()
+	containers.requestsFromLimits()
+	setContainers(spec, &inits, &containers)
 	// Pod-level defaults read the container requests defaulted just above.
 	podLevelHugePageLimits(pod)
 	podLevelRequests(pod)
@@ -67,17 +66,14 @@ func DefaultPod(pod *corev1.Pod) {
 	if spec.SchedulerName == "" {
 		spec.SchedulerName = corev1.DefaultSchedulerName
 	}
-	defaultPorts(spec.InitContainers, spec.HostNetwork)
-	defaultPorts(spec.Containers, spec.HostNetwork)
+	inits.defaultPorts(spec.HostNetwork)
+	containers.defaultPorts(spec.HostNetwork)
 
 	// The API server rounds quantities after the defaulting above, so
 	// defaulted pod-level sums are computed from unrounded values.
-	for i := range spec.InitContainers {
-		roundUpRequirements(&spec.InitContainers[i].Resources)
-	}
-	for i := range spec.Containers {
-		roundUpRequirements(&spec.Containers[i].Resources)
-	}
+	inits.roundUp()
+	containers.roundUp()
+	setContainers(spec, &inits, &containers)
 	for i := range spec.EphemeralContainers {
 		roundUpRequirements(&spec.EphemeralContainers[i].Resources)
 	}
@@ -104,25 +100,6 @@ func DefaultNode(node *corev1.Node) {
 	}
 	node.Status.Capacity = roundedUp(node.Status.Capacity)
 	node.Status.Allocatable = roundedUp(node.Status.Allocatable)
-}
-
-// requestsFromLimits gives every resource that has a limit but no request a
-// request equal to the limit.
-func requestsFromLimits(r *corev1.ResourceRequirements) {
-	var requests corev1.ResourceList // r.Requests' copy, once a request is missing
-	for name, limit := range r.Limits {
-		if _, ok := r.Requests[name]; ok {
-			continue
-		}
-		if requests == nil {
-			requests = make(corev1.ResourceList, len(r.Requests)+len(r.Limits))
-			maps.Copy(requests, r.Requests)
-		}
-		requests[name] = limit.DeepCopy()
-	}
-	if requests != nil {
-		r.Requests = requests
-	}
 }
 
 // writable returns l, or a copy of it when copied is false (setting it),
@@ -196,22 +173,6 @@ func isHugePages(name corev1.ResourceName) bool {
 func overcommittable(name corev1.ResourceName) bool {
 	native := !strings.Contains(string(name), "/") || strings.Contains(string(name), corev1.ResourceDefaultNamespacePrefix)
 	return native && !isHugePages(name)
-}
-
-// defaultPorts gives ports without a protocol TCP and, on the host network,
-// ports without a host port their container port.
-func defaultPorts(containers []corev1.Container, hostNetwork bool) {
-	for i := range containers {
-		for j := range containers[i].Ports {
-			port := &containers[i].Ports[j]
-			if port.Protocol == "" {
-				port.Protocol = corev1.ProtocolTCP
-			}
-			if hostNetwork && port.HostPort == 0 {
-				port.HostPort = port.ContainerPort
-			}
-		}
-	}
 }
 
 // roundedUp returns list with every quantity rounded up to a multiple of 1m

@@ -307,3 +307,36 @@ func TestDefaultFilePod(t *testing.T) {
 		t.Errorf("namespace %q, want apps kept", q.Namespace)
 	}
 }
+
+// TestDefaultPodCopiesSharedContainers: the pod decoder hands the replicas
+// of a template one slice of containers; a pod whose defaults change a
+// container (a request from a limit, a rounded quantity, a port's
+// protocol) gets containers of its own, and the shared slice is unchanged.
+// A pod with nothing to change keeps the shared slice.
+func TestDefaultPodCopiesSharedContainers(t *testing.T) {
+	cases := map[string]corev1.Container{
+		"request from limit": container("a", rl("cpu", "100m"), rl("cpu", "100m", "memory", "1Gi")),
+		"rounded":            container("a", rl("cpu", "0.0001"), nil),
+		"port protocol":      {Name: "a", Ports: []corev1.ContainerPort{{ContainerPort: 80}}},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			shared := []corev1.Container{c}
+			before := []corev1.Container{*c.DeepCopy()}
+			pod := podSpec(corev1.PodSpec{Containers: shared})
+			DefaultPod(pod)
+			if diff := cmp.Diff(before, shared); diff != "" {
+				t.Errorf("the shared containers changed (-before,+after):\n%s", diff)
+			}
+			if &pod.Spec.Containers[0] == &shared[0] {
+				t.Error("the defaulted pod kept the shared slice")
+			}
+		})
+	}
+	shared := []corev1.Container{container("a", rl("cpu", "100m"), rl("cpu", "200m"))}
+	pod := podSpec(corev1.PodSpec{Containers: shared})
+	DefaultPod(pod)
+	if &pod.Spec.Containers[0] != &shared[0] {
+		t.Error("a pod with nothing to default got a copy of its containers")
+	}
+}

@@ -13,6 +13,7 @@ package load
 // pod decoder.
 
 import (
+	"errors"
 	"hash/maphash"
 	"slices"
 	"sync"
@@ -170,11 +171,34 @@ func (d *podDecoder) commonSpec(s *scanner, sc *stringCache, spec *corev1.PodSpe
 	})
 }
 
-// commonContainers decodes a list of containers into a slice of exactly
-// its length, as the pod decoder does (exact).
+// commonContainers sets *cs to the containers of the next value, decoded
+// once per distinct text and shared by every pod that spells them the same
+// way (the replicas of a template): a slice of exactly its length, as the
+// pod decoder allocates one (exact), and as the collector would share it
+// (podSlices). Nothing writes to a decoded pod's containers: DefaultPod
+// copies them before a change, and slimContainer finds nothing to clear in
+// what the walk takes.
 func (d *podDecoder) commonContainers(s *scanner, sc *stringCache, cs *[]corev1.Container) bool {
-	if !s.consume('[') {
+	text, ok := s.value()
+	if !ok {
 		return false
+	}
+	var err error
+	*cs, err = d.containers.get(text, func(text []byte) ([]corev1.Container, error) {
+		return d.containerList(text, sc)
+	})
+	return err == nil
+}
+
+// errGaveUp is the error of a value the walk does not decode.
+var errGaveUp = errors.New("not a value the common pod walk decodes")
+
+// containerList decodes text, a list of containers, into a slice of
+// exactly its length.
+func (d *podDecoder) containerList(text []byte, sc *stringCache) ([]corev1.Container, error) {
+	s := &scanner{data: text}
+	if !s.consume('[') {
+		return nil, errGaveUp
 	}
 	scratch := d.pools.containers.Get().(*[]corev1.Container)
 	defer func() {
@@ -188,18 +212,20 @@ func (d *podDecoder) commonContainers(s *scanner, sc *stringCache, cs *[]corev1.
 			list = append(list, corev1.Container{})
 			*scratch = list
 			if !d.commonContainer(s, sc, &list[len(list)-1]) {
-				return false
+				return nil, errGaveUp
 			}
 			if !s.consume(',') {
 				break
 			}
 		}
 		if !s.consume(']') {
-			return false
+			return nil, errGaveUp
 		}
 	}
-	*cs = exactCopy(list)
-	return true
+	if !s.atEnd() {
+		return nil, errGaveUp
+	}
+	return exactCopy(list), nil
 }
 
 func (d *podDecoder) commonContainer(s *scanner, sc *stringCache, c *corev1.Container) bool {

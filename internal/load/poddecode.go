@@ -44,6 +44,8 @@ type podDecoder struct {
 	// template's ready replicas are equal, and get one slice.
 	statuses   canonical[corev1.ContainerStatus]
 	conditions canonical[corev1.PodCondition]
+	// containers are those of the pods the walk decodes (podcommon.go).
+	containers byText[[]corev1.Container]
 	// share gives equal lists and maps of different texts one copy too
 	// ("0.5" and "500m"), as the collector's sharing did. Guarded by mu.
 	mu    sync.Mutex

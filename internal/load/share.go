@@ -40,6 +40,9 @@ type listSharer struct {
 	// container, container status and condition slices by a short key
 	// (sharedSlice).
 	containers map[string][][]corev1.Container
+	// handedOut holds the length of each container slice sharedContainers
+	// returned, by its first element.
+	handedOut  map[*corev1.Container]int
 	statuses   map[string][][]corev1.ContainerStatus
 	conditions map[string][][]corev1.PodCondition
 	key        keyBuf
@@ -49,7 +52,7 @@ type listSharer struct {
 
 func newListSharer() *listSharer {
 	return &listSharer{lists: map[string]corev1.ResourceList{}, strs: map[string]string{}, strMaps: map[string]map[string]string{},
-		containers: map[string][][]corev1.Container{}, statuses: map[string][][]corev1.ContainerStatus{},
+		containers: map[string][][]corev1.Container{}, handedOut: map[*corev1.Container]int{}, statuses: map[string][][]corev1.ContainerStatus{},
 		conditions: map[string][][]corev1.PodCondition{}}
 }
 
@@ -139,14 +142,16 @@ func (s *listSharer) stringMap(m map[string]string) map[string]string {
 	if shared, ok := s.strMaps[string(s.key)]; ok {
 		return shared
 	}
-	shared := make(map[string]string, len(m))
+	// m itself becomes the shared map: nothing changes a loaded object's
+	// maps. Its keys and values are interned in place (assigning to a key
+	// present keeps the map's size, and stores the key given).
 	for k, v := range m {
 		intern(s, &k)
 		intern(s, &v)
-		shared[k] = v
+		m[k] = v
 	}
-	s.strMaps[string(s.key)] = shared
-	return shared
+	s.strMaps[string(s.key)] = m
+	return m
 }
 
 // requirements shares r's lists.
@@ -175,7 +180,7 @@ func (s *listSharer) pod(pod *corev1.Pod) {
 // a deep copy), so sharing them is safe as sharing the lists is.
 func (s *listSharer) podSlices(pod *corev1.Pod) {
 	spec, status := &pod.Spec, &pod.Status
-	spec.Containers = sharedSlice(&s.key, s.containers, spec.Containers, containerKey, equalContainers, asIs)
+	spec.Containers = s.sharedContainers(spec.Containers)
 	spec.InitContainers = sharedSlice(&s.key, s.containers, spec.InitContainers, containerKey, equalContainers, asIs)
 	if s.podsShared {
 		return // statuses and conditions are shared as decoded (the pod decoder)
@@ -185,6 +190,23 @@ func (s *listSharer) podSlices(pod *corev1.Pod) {
 	// A condition is a comparable struct: == compares every field, those
 	// of future versions too, much faster than reflect.DeepEqual.
 	status.Conditions = sharedSlice(&s.key, s.conditions, status.Conditions, conditionKey, slices.Equal, asIs)
+}
+
+// sharedContainers is sharedSlice for a pod's containers, returning at
+// once a slice it returned before: the pod decoder hands the replicas of a
+// template one slice (podDecoder.defaultContainers), which needs no key
+// and no comparison after the first. The sharer's slices are never written
+// to, so the memory a handed out slice starts at holds it for the load.
+func (s *listSharer) sharedContainers(cs []corev1.Container) []corev1.Container {
+	if len(cs) == 0 {
+		return cs
+	}
+	if n, ok := s.handedOut[&cs[0]]; ok && n == len(cs) {
+		return cs
+	}
+	shared := sharedSlice(&s.key, s.containers, cs, containerKey, equalContainers, asIs)
+	s.handedOut[&shared[0]] = len(shared)
+	return shared
 }
 
 // maxSharedVariants bounds the distinct slices kept under one key, and so

@@ -135,14 +135,31 @@ func keptVolumes(vs []corev1.Volume, fresh, keepEmptyDir bool) []corev1.Volume {
 }
 
 // slimContainer keeps a container's name, image, ports, resources, resize
-// and restart policies.
+// and restart policies. Like slimContainerStatus, it writes nothing to a
+// container slimmed already: the pod decoder shares containers between
+// pods, read on other cores.
 func slimContainer(c *corev1.Container) {
-	c.Command, c.Args, c.WorkingDir = nil, nil, ""
-	c.Env, c.EnvFrom = nil, nil
-	c.VolumeMounts, c.VolumeDevices = nil, nil
-	c.LivenessProbe, c.ReadinessProbe, c.StartupProbe, c.Lifecycle = nil, nil, nil, nil
-	c.TerminationMessagePath, c.TerminationMessagePolicy = "", ""
-	c.SecurityContext = nil
+	nilSlice(&c.Command)
+	nilSlice(&c.Args)
+	zero(&c.WorkingDir)
+	nilSlice(&c.Env)
+	nilSlice(&c.EnvFrom)
+	nilSlice(&c.VolumeMounts)
+	nilSlice(&c.VolumeDevices)
+	zero(&c.LivenessProbe)
+	zero(&c.ReadinessProbe)
+	zero(&c.StartupProbe)
+	zero(&c.Lifecycle)
+	zero(&c.TerminationMessagePath)
+	zero(&c.TerminationMessagePolicy)
+	zero(&c.SecurityContext)
+}
+
+// nilSlice sets *s to nil unless it is nil already (zero, for a slice).
+func nilSlice[S ~[]E, E any](s *S) {
+	if *s != nil {
+		*s = nil
+	}
 }
 
 // slimContainerStatus keeps a status' name, readiness, restart count and

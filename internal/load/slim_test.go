@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
@@ -124,6 +125,19 @@ func TestListSharer(t *testing.T) {
 	if d := s.stringMap(map[string]string{"a": "bc"}); reflect.ValueOf(c).Pointer() == reflect.ValueOf(d).Pointer() {
 		t.Error(`{ab: c} and {a: bc} should differ`)
 	}
+	// Different maps hold one copy of a key or value they have in common.
+	web, db := s.stringMap(map[string]string{string([]byte("role")): "web"}), s.stringMap(map[string]string{string([]byte("role")): "db"})
+	if keyData(web) != keyData(db) {
+		t.Error(`the key "role" of two maps should be one string`)
+	}
+}
+
+// keyData is where the one key of m points.
+func keyData(m map[string]string) *byte {
+	for k := range m {
+		return unsafe.StringData(k)
+	}
+	return nil
 }
 
 func TestSharerKeepsValues(t *testing.T) {
