@@ -13,6 +13,7 @@ package load
 // pod decoder.
 
 import (
+	"bytes"
 	"errors"
 	"hash/maphash"
 	"slices"
@@ -52,15 +53,61 @@ func (c *stringCache) make(b []byte) string {
 	return *slot
 }
 
-// commonPools are decodeCommon's reused memory: string caches, and the
+// walkCache is what one walk keeps for the next on the same core: its
+// strings, and the last value it was given for the text of each value it
+// shares (a pod's labels, owner references and containers). Pods come in
+// the order of their names, so the replicas of a template follow each
+// other: most pods spell these values as the pod before them, and find
+// them here without hashing their text or taking the shared table's lock
+// (byText, whose lock the decoders on every core take in turn).
+type walkCache struct {
+	strings     stringCache
+	labels      lastText[map[string]string]
+	annotations lastText[map[string]string]
+	owners      lastText[[]metav1.OwnerReference]
+	containers  lastText[[]corev1.Container]
+}
+
+// lastText is the value a byText gave for the last text looked up through
+// it.
+type lastText[V any] struct {
+	text []byte
+	v    V
+	ok   bool
+}
+
+// byValue is the package's byValue through m: the value of the next
+// value's text, from m when it is the text m holds.
+func (m *lastText[V]) byValue(s *scanner, b *byText[V], v *V, decode func([]byte) (V, error)) bool {
+	text, ok := s.value()
+	if !ok {
+		return false
+	}
+	if m.ok && bytes.Equal(m.text, text) {
+		*v = m.v
+		return true
+	}
+	got, err := b.get(text, decode)
+	if err != nil {
+		return false
+	}
+	*v = got
+	// Only a value b keeps is every pod's of its text (maxKeptText).
+	if m.ok = len(text) <= maxKeptText; m.ok {
+		m.text, m.v = append(m.text[:0], text...), got
+	}
+	return true
+}
+
+// commonPools are decodeCommon's reused memory: walk caches, and the
 // containers of a pod being decoded (copied at their number once read).
 type commonPools struct {
-	strings, containers, pods sync.Pool
+	walks, containers, pods sync.Pool
 }
 
 func newCommonPools() commonPools {
 	return commonPools{
-		strings:    sync.Pool{New: func() any { return new(stringCache) }},
+		walks:      sync.Pool{New: func() any { return new(walkCache) }},
 		containers: sync.Pool{New: func() any { return new([]corev1.Container) }},
 		pods:       sync.Pool{New: func() any { return new(corev1.Pod) }},
 	}
@@ -91,8 +138,9 @@ func (d *podDecoder) decodeCommonCopied(data []byte) (*corev1.Pod, bool) {
 // decodeCommon decodes data into pod and reports whether it could; when
 // it could not, pod holds part of the text and must be dropped.
 func (d *podDecoder) decodeCommon(data []byte, pod *corev1.Pod) bool {
-	sc := d.pools.strings.Get().(*stringCache)
-	defer d.pools.strings.Put(sc)
+	w := d.pools.walks.Get().(*walkCache)
+	defer d.pools.walks.Put(w)
+	sc := &w.strings
 	s := &scanner{data: data}
 	ok := members(s, func(name []byte) bool {
 		switch string(name) {
@@ -101,9 +149,9 @@ func (d *podDecoder) decodeCommon(data []byte, pod *corev1.Pod) bool {
 		case "apiVersion":
 			return plainString(s, sc, &pod.APIVersion)
 		case "metadata":
-			return d.commonMeta(s, sc, pod)
+			return d.commonMeta(s, w, pod)
 		case "spec":
-			return d.commonSpec(s, sc, &pod.Spec)
+			return d.commonSpec(s, w, &pod.Spec)
 		case "status":
 			return d.commonStatus(s, sc, &pod.Status)
 		}
@@ -112,14 +160,14 @@ func (d *podDecoder) decodeCommon(data []byte, pod *corev1.Pod) bool {
 	return ok && s.atEnd()
 }
 
-func (d *podDecoder) commonMeta(s *scanner, sc *stringCache, pod *corev1.Pod) bool {
+func (d *podDecoder) commonMeta(s *scanner, w *walkCache, pod *corev1.Pod) bool {
 	m := &pod.ObjectMeta
 	return members(s, func(name []byte) bool {
 		switch string(name) {
 		case "name":
 			return plainString(s, nil, &m.Name)
 		case "namespace":
-			return plainString(s, sc, &m.Namespace)
+			return plainString(s, &w.strings, &m.Namespace)
 		case "generateName":
 			return plainString(s, nil, &m.GenerateName)
 		case "uid":
@@ -133,21 +181,22 @@ func (d *podDecoder) commonMeta(s *scanner, sc *stringCache, pod *corev1.Pod) bo
 		case "deletionGracePeriodSeconds":
 			return d.value(s, &m.DeletionGracePeriodSeconds)
 		case "labels":
-			return byValue(s, &d.maps, &m.Labels, d.decodeMap)
+			return w.labels.byValue(s, &d.maps, &m.Labels, d.decodeMap)
 		case "annotations":
-			return byValue(s, &d.maps, &m.Annotations, d.decodeMap)
+			return w.annotations.byValue(s, &d.maps, &m.Annotations, d.decodeMap)
 		case "ownerReferences":
-			return byValue(s, &d.ownerRefs, &m.OwnerReferences, decodeOwnerRefs)
+			return w.owners.byValue(s, &d.ownerRefs, &m.OwnerReferences, decodeOwnerRefs)
 		}
 		return false
 	})
 }
 
-func (d *podDecoder) commonSpec(s *scanner, sc *stringCache, spec *corev1.PodSpec) bool {
+func (d *podDecoder) commonSpec(s *scanner, w *walkCache, spec *corev1.PodSpec) bool {
+	sc := &w.strings
 	return members(s, func(name []byte) bool {
 		switch string(name) {
 		case "containers":
-			return d.commonContainers(s, sc, &spec.Containers)
+			return d.commonContainers(s, w, &spec.Containers)
 		case "nodeName":
 			return plainString(s, sc, &spec.NodeName)
 		case "schedulerName":
@@ -178,16 +227,10 @@ func (d *podDecoder) commonSpec(s *scanner, sc *stringCache, spec *corev1.PodSpe
 // (podSlices). Nothing writes to a decoded pod's containers: DefaultPod
 // copies them before a change, and slimContainer finds nothing to clear in
 // what the walk takes.
-func (d *podDecoder) commonContainers(s *scanner, sc *stringCache, cs *[]corev1.Container) bool {
-	text, ok := s.value()
-	if !ok {
-		return false
-	}
-	var err error
-	*cs, err = d.containers.get(text, func(text []byte) ([]corev1.Container, error) {
-		return d.containerList(text, sc)
+func (d *podDecoder) commonContainers(s *scanner, w *walkCache, cs *[]corev1.Container) bool {
+	return w.containers.byValue(s, &d.containers, cs, func(text []byte) ([]corev1.Container, error) {
+		return d.containerList(text, &w.strings)
 	})
-	return err == nil
 }
 
 // errGaveUp is the error of a value the walk does not decode.

@@ -312,3 +312,30 @@ func TestCommonPodScannerOnMutations(t *testing.T) {
 	}
 	t.Logf("decodeCommon took %d of %d texts; %d taken by the jsontext walk only", taken, texts, c.tokensOnly)
 }
+
+// TestLastTextTellsTextsApart: a walk's memo gives the value of the text
+// it holds only for that text, also one of the same length, and the
+// shared value whichever way it was found.
+func TestLastTextTellsTextsApart(t *testing.T) {
+	var memo lastText[map[string]string]
+	var shared byText[map[string]string]
+	decode := func(text []byte) (map[string]string, error) {
+		var m map[string]string
+		return m, json.Unmarshal(text, &m)
+	}
+	first := map[string]map[string]string{}
+	for _, text := range []string{`{"a":"1"}`, `{"a":"2"}`, `{"a":"2"}`, `{"a":"1"}`, `{"b":"1"}`} {
+		var got map[string]string
+		if !memo.byValue(&scanner{data: []byte(text)}, &shared, &got, decode) {
+			t.Fatalf("%s: not decoded", text)
+		}
+		want, _ := decode([]byte(text))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %v", text, got)
+		}
+		if m, ok := first[text]; ok && reflect.ValueOf(m).Pointer() != reflect.ValueOf(got).Pointer() {
+			t.Errorf("%s: not the value shared for its text", text)
+		}
+		first[text] = got
+	}
+}
