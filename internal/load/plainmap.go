@@ -16,8 +16,9 @@ import (
 // scanner (podscan.go) has read whole, so it is valid JSON: no control
 // character in its strings. On the small shape most pods' labels
 // are their own workload's, decoded once for about five pods: json v2's
-// reflective map decode was most of that.
-func plainStringMap(text []byte) (map[string]string, bool) {
+// reflective map decode was most of that. Keys come from keys when it is
+// not nil (a walk's strings: a cluster's label keys are few).
+func plainStringMap(text []byte, keys *stringCache) (map[string]string, bool) {
 	if len(text) < 2 || text[0] != '{' || text[len(text)-1] != '}' {
 		return nil, false
 	}
@@ -34,7 +35,11 @@ func plainStringMap(text []byte) (map[string]string, bool) {
 		if !ok || at >= len(text) {
 			return nil, false
 		}
-		m[string(k)] = string(v)
+		if keys != nil {
+			m[keys.make(k)] = string(v)
+		} else {
+			m[string(k)] = string(v)
+		}
 		switch {
 		case text[at] == ',':
 			i = at + 1

@@ -34,7 +34,7 @@ func TestPlainStringMap(t *testing.T) {
 		{`null`, false},
 		{`{"a":"1"}x`, false},
 	} {
-		got, ok := plainStringMap([]byte(tc.text))
+		got, ok := plainStringMap([]byte(tc.text), nil)
 		if ok != tc.plain {
 			t.Errorf("%s: taken %v, want %v", tc.text, ok, tc.plain)
 		}

@@ -66,6 +66,9 @@ type walkCache struct {
 	annotations lastText[map[string]string]
 	owners      lastText[[]metav1.OwnerReference]
 	containers  lastText[[]corev1.Container]
+	// maps decodes a string map with strings for its keys (set once:
+	// a walk cache is its pod decoder's).
+	maps func([]byte) (map[string]string, error)
 }
 
 // lastText is the value a byText gave for the last text looked up through
@@ -140,6 +143,9 @@ func (d *podDecoder) decodeCommonCopied(data []byte) (*corev1.Pod, bool) {
 func (d *podDecoder) decodeCommon(data []byte, pod *corev1.Pod) bool {
 	w := d.pools.walks.Get().(*walkCache)
 	defer d.pools.walks.Put(w)
+	if w.maps == nil {
+		w.maps = func(text []byte) (map[string]string, error) { return d.decodeStringMap(text, &w.strings) }
+	}
 	sc := &w.strings
 	s := &scanner{data: data}
 	ok := members(s, func(name []byte) bool {
@@ -181,9 +187,9 @@ func (d *podDecoder) commonMeta(s *scanner, w *walkCache, pod *corev1.Pod) bool 
 		case "deletionGracePeriodSeconds":
 			return d.value(s, &m.DeletionGracePeriodSeconds)
 		case "labels":
-			return w.labels.byValue(s, &d.maps, &m.Labels, d.decodeMap)
+			return w.labels.byValue(s, &d.maps, &m.Labels, w.maps)
 		case "annotations":
-			return w.annotations.byValue(s, &d.maps, &m.Annotations, d.decodeMap)
+			return w.annotations.byValue(s, &d.maps, &m.Annotations, w.maps)
 		case "ownerReferences":
 			return w.owners.byValue(s, &d.ownerRefs, &m.OwnerReferences, decodeOwnerRefs)
 		}

@@ -238,15 +238,25 @@ func (d *podDecoder) sharedMap(dec *jsontext.Decoder, v *map[string]string) erro
 	return shared(dec, &d.maps, v, d.decodeMap)
 }
 
-// decodeMap decodes a string map and shares it (sharedMap). text is a
-// whole value jsontext or the scanner has checked: plainStringMap
-// relies on it.
-func (d *podDecoder) decodeMap(text []byte) (m map[string]string, err error) {
-	m, ok := plainStringMap(text)
+// decodeMap decodes a string map (sharedMap): decodeStringMap.
+func (d *podDecoder) decodeMap(text []byte) (map[string]string, error) {
+	return d.decodeStringMap(text, nil)
+}
+
+// decodeStringMap decodes a string map, its keys from keys when not nil
+// (plainStringMap). text is a whole value jsontext or the scanner has
+// checked: plainStringMap relies on it. A map byText keeps is shared by
+// its text only: maps of different texts with the same content ("\u0061"
+// and "a", keys in another order) are not what the API server or kubectl
+// write, and sharing by content cost a sorted key, and a lock the
+// decoders on every core took in turn, for every new map. A longer text
+// (maxKeptText) is decoded every time, and its map shared by content.
+func (d *podDecoder) decodeStringMap(text []byte, keys *stringCache) (m map[string]string, err error) {
+	m, ok := plainStringMap(text, keys)
 	if !ok {
 		err = jsonv2.Unmarshal(text, &m, decodeOptions)
 	}
-	if err == nil {
+	if err == nil && len(text) > maxKeptText {
 		d.mu.Lock()
 		m = d.share.stringMap(m)
 		d.mu.Unlock()
