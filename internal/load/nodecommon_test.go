@@ -243,18 +243,7 @@ func TestCommonNodeOnMutations(t *testing.T) {
 		if !c.check(t, seed) {
 			t.Fatalf("the walk gives up on the seed %s", seed)
 		}
-		for i := range seed {
-			try(append(seed[:i:i], seed[i+1:]...))
-			try(seed[:i])
-			for _, b := range mutationBytes {
-				mutated := bytes.Clone(seed)
-				mutated[i] = b
-				try(mutated)
-			}
-			for _, b := range insertedBytes {
-				try(append(append(seed[:i:i], b), seed[i:]...))
-			}
-		}
+		eachMutation(seed, true, try)
 	}
 	// Most mutations leave a node the walk takes (a byte of a name or a
 	// value changed): a walk refusing everything would pass the checks.

@@ -293,17 +293,7 @@ func TestCommonPodScannerOnMutations(t *testing.T) {
 		if !c.check(t, seed) {
 			t.Fatalf("decodeCommon gives up on the seed %s", seed)
 		}
-		for i := range seed {
-			try(append(seed[:i:i], seed[i+1:]...))
-			for _, b := range mutationBytes {
-				mutated := bytes.Clone(seed)
-				mutated[i] = b
-				try(mutated)
-			}
-			for _, b := range insertedBytes {
-				try(append(append(seed[:i:i], b), seed[i:]...))
-			}
-		}
+		eachMutation(seed, false, try)
 	}
 	// Most mutations leave a pod the walk takes (a byte of a name or a
 	// value changed): a scanner refusing everything would pass the checks.
@@ -337,5 +327,25 @@ func TestLastTextTellsTextsApart(t *testing.T) {
 			t.Errorf("%s: not the value shared for its text", text)
 		}
 		first[text] = got
+	}
+}
+
+// eachMutation calls try with each text one edit away from seed: a byte
+// deleted, a byte replaced by one of mutationBytes, one of insertedBytes
+// inserted before a byte, and with prefixes every prefix of seed too.
+func eachMutation(seed []byte, prefixes bool, try func([]byte)) {
+	for i := range seed {
+		try(append(seed[:i:i], seed[i+1:]...))
+		if prefixes {
+			try(seed[:i])
+		}
+		for _, b := range mutationBytes {
+			mutated := bytes.Clone(seed)
+			mutated[i] = b
+			try(mutated)
+		}
+		for _, b := range insertedBytes {
+			try(append(append(seed[:i:i], b), seed[i:]...))
+		}
 	}
 }
