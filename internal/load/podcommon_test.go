@@ -281,25 +281,10 @@ func TestCommonPodScannerOnMutations(t *testing.T) {
 		seeds = append(seeds, it.raw)
 	}
 	c := newScanCheck()
-	texts, taken := 0, 0
-	try := func(data []byte) {
+	taken, texts := onMutations(t, seeds, false, func(data []byte) bool {
 		checkScanValue(t, data)
-		texts++
-		if c.check(t, data) {
-			taken++
-		}
-	}
-	for _, seed := range seeds {
-		if !c.check(t, seed) {
-			t.Fatalf("decodeCommon gives up on the seed %s", seed)
-		}
-		eachMutation(seed, false, try)
-	}
-	// Most mutations leave a pod the walk takes (a byte of a name or a
-	// value changed): a scanner refusing everything would pass the checks.
-	if taken < texts/5 {
-		t.Errorf("decodeCommon took %d of %d texts", taken, texts)
-	}
+		return c.check(t, data)
+	})
 	t.Logf("decodeCommon took %d of %d texts; %d taken by the jsontext walk only", taken, texts, c.tokensOnly)
 }
 
@@ -348,4 +333,27 @@ func eachMutation(seed []byte, prefixes bool, try func([]byte)) {
 			try(append(append(seed[:i:i], b), seed[i:]...))
 		}
 	}
+}
+
+// onMutations checks each seed and each text eachMutation makes of it with
+// check, which reports whether the walk took the text. The walk must take
+// every seed, and most of the texts: most edits change a byte of a name
+// or a value, and a walk refusing everything would pass the checks.
+func onMutations(t *testing.T, seeds [][]byte, prefixes bool, check func([]byte) bool) (taken, texts int) {
+	t.Helper()
+	for _, seed := range seeds {
+		if !check(seed) {
+			t.Fatalf("the walk gives up on the seed %s", seed)
+		}
+		eachMutation(seed, prefixes, func(data []byte) {
+			texts++
+			if check(data) {
+				taken++
+			}
+		})
+	}
+	if taken < texts/5 {
+		t.Errorf("the walk took %d of %d texts", taken, texts)
+	}
+	return taken, texts
 }
