@@ -18,7 +18,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/schedcache/kubectl-schedcache/internal/gencluster"
-	"github.com/schedcache/kubectl-schedcache/internal/load/loadtest"
 )
 
 // commonTestNode has every member the node walk reads, as a kubelet of
@@ -268,20 +267,5 @@ func BenchmarkNodeDecoderSmall(b *testing.B) {
 		"v2":   func(data []byte) bool { _, err := decodeNodeUsual(d, data); return err == nil },
 		"walk": func(data []byte) bool { _, ok := d.decodeCommonCopied(data); return ok },
 	}
-	for _, name := range []string{"v2", "walk"} {
-		decode := decoders[name]
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			start := loadtest.ProcessCPU()
-			for b.Loop() {
-				for _, n := range nodes {
-					if !decode(n) {
-						b.Fatalf("%s\n", n)
-					}
-				}
-			}
-			cpu := loadtest.ProcessCPU() - start
-			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*len(nodes)), "cpu-ns/node")
-		})
-	}
+	benchDecoders(b, nodes, []string{"v2", "walk"}, decoders, "node")
 }

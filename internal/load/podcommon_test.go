@@ -175,22 +175,7 @@ func BenchmarkPodDecoderSmall(b *testing.B) {
 		"tokens": func(data []byte) bool { return d.decodeCommonTokens(&reader, data, &corev1.Pod{}) },
 		"scan":   func(data []byte) bool { return d.decodeCommon(data, &corev1.Pod{}) },
 	}
-	for _, name := range []string{"usual", "tokens", "scan"} {
-		decode := walkers[name]
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			start := loadtest.ProcessCPU()
-			for b.Loop() {
-				for _, p := range pods {
-					if !decode(p) {
-						b.Fatalf("%s\n", p)
-					}
-				}
-			}
-			cpu := loadtest.ProcessCPU() - start
-			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*len(pods)), "cpu-ns/pod")
-		})
-	}
+	benchDecoders(b, pods, []string{"usual", "tokens", "scan"}, walkers, "pod")
 }
 
 // scanCheck decodes a text with decodeCommon's scanner, the usual way
@@ -356,4 +341,25 @@ func onMutations(t *testing.T, seeds [][]byte, prefixes bool, check func([]byte)
 		t.Errorf("the walk took %d of %d texts", taken, texts)
 	}
 	return taken, texts
+}
+
+// benchDecoders runs each decoder of names over texts as a sub-benchmark,
+// reporting its CPU per text (cpu-ns/unit).
+func benchDecoders(b *testing.B, texts [][]byte, names []string, decoders map[string]func([]byte) bool, unit string) {
+	for _, name := range names {
+		decode := decoders[name]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			start := loadtest.ProcessCPU()
+			for b.Loop() {
+				for _, text := range texts {
+					if !decode(text) {
+						b.Fatalf("%s\n", text)
+					}
+				}
+			}
+			cpu := loadtest.ProcessCPU() - start
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*len(texts)), "cpu-ns/"+unit)
+		})
+	}
 }
