@@ -142,6 +142,8 @@ type collector struct {
 	internalNames []string
 	// manifests are the workloads read without metadata.uid (manifests.go).
 	manifests []*manifestRef
+	// presize sizes keys.pods for the input (presize.go).
+	presize presize
 }
 
 // maxReplacedLines is how many replacements are named one by one; the rest
@@ -214,7 +216,9 @@ func (c *collector) addPiece(p *piece, r *reader) error {
 		}
 		return nil
 	}
-	return c.addObject(p.obj, p.gvk, p.Loc, r, p.prepared)
+	err := c.addObject(p.obj, p.gvk, p.Loc, r, p.prepared)
+	c.added(len(p.Raw), p.obj)
+	return err
 }
 
 // endList adds the items held until the List's kind was known.

@@ -157,6 +157,7 @@ func ReadFiles(opts FileOptions, warnings io.Writer) (*Cluster, error) {
 	r.c.namespace = opts.Namespace
 	r.c.feed.sink = opts.Sink
 	r.c.onNodes = opts.OnNodes
+	r.c.presize.input = singleFileSize(opts.Filenames)
 	if opts.Progress != nil {
 		r.count = &readCount{total: singleFileSize(opts.Filenames)}
 		r.c.count = r.count
