@@ -321,9 +321,15 @@ func (s *listSharer) meta(m *metav1.ObjectMeta) {
 }
 
 func (s *listSharer) podSpec(spec *corev1.PodSpec) {
-	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
-		for i := range cs {
-			s.container(&cs[i])
+	// The pod decoder hands the replicas of a template one slice of
+	// containers, read on every core, and nothing may write to it: their
+	// lists are shared already, and podSlices keeps one slice per content,
+	// so interning the strings of the others would save nothing.
+	if !s.podsShared {
+		for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
+			for i := range cs {
+				s.container(&cs[i])
+			}
 		}
 	}
 	spec.Overhead = s.list(spec.Overhead)
