@@ -45,21 +45,9 @@ func newNodePools() nodePools {
 }
 
 // decodeCommonCopied is decodeCommon into a reused node, copied into a
-// new one when it could: the copy writes each page of the new node first,
-// where the walk would read a field's address before writing it and so
-// fault on the zero page first (podDecoder.decodeCommonCopied,
-// docs/PERFORMANCE.md "Write first").
+// new one when it could (writtenFirst).
 func (d *nodeDecoder) decodeCommonCopied(data []byte) (*corev1.Node, bool) {
-	scratch := d.pools.nodes.Get().(*corev1.Node)
-	defer d.pools.nodes.Put(scratch)
-	ok := d.decodeCommon(data, scratch)
-	var node *corev1.Node
-	if ok {
-		node = new(corev1.Node)
-		*node = *scratch
-	}
-	*scratch = corev1.Node{}
-	return node, ok
+	return writtenFirst(&d.pools.nodes, data, d.decodeCommon)
 }
 
 // decodeCommon decodes data into node and reports whether it could; when

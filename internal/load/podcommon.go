@@ -117,25 +117,32 @@ func newCommonPools() commonPools {
 }
 
 // decodeCommonCopied is decodeCommon into a reused pod, copied into a new
-// one when it could. The walk reads a field's address before it writes
-// the field (Go checks a pointer for nil by loading through the field's
-// address), and the first load of a never-used page maps the shared zero
-// page, which the first store must then replace: twice the page faults,
-// and the second one flushes the page's mapping on every core. A pod is
-// larger than a page; copying it whole writes each of its new pages
-// first. The copy costs less than the faults it saves (docs/PERFORMANCE.md,
-// "Write first").
+// one when it could (writtenFirst).
 func (d *podDecoder) decodeCommonCopied(data []byte) (*corev1.Pod, bool) {
-	scratch := d.pools.pods.Get().(*corev1.Pod)
-	defer d.pools.pods.Put(scratch)
-	ok := d.decodeCommon(data, scratch)
-	var pod *corev1.Pod
+	return writtenFirst(&d.pools.pods, data, d.decodeCommon)
+}
+
+// writtenFirst decodes data with decode into a T from scratch (a pool of
+// *T), and returns a new T copied from it when decode could. A walk reads
+// a field's address before it writes the field (Go checks a pointer for
+// nil by loading through the field's address), and the first load of a
+// never-used page maps the shared zero page, which the first store must
+// then replace: twice the page faults, and the second one flushes the
+// page's mapping on every core. A pod or a node is larger than a page;
+// copying it whole writes each of its new pages first. The copy costs
+// less than the faults it saves (docs/PERFORMANCE.md, "Write first").
+func writtenFirst[T any](scratch *sync.Pool, data []byte, decode func([]byte, *T) bool) (*T, bool) {
+	v := scratch.Get().(*T)
+	defer scratch.Put(v)
+	ok := decode(data, v)
+	var out *T
 	if ok {
-		pod = new(corev1.Pod)
-		*pod = *scratch
+		out = new(T)
+		*out = *v
 	}
-	*scratch = corev1.Pod{}
-	return pod, ok
+	var zero T
+	*v = zero
+	return out, ok
 }
 
 // decodeCommon decodes data into pod and reports whether it could; when
