@@ -16,6 +16,7 @@ import (
 
 	"github.com/schedcache/kubectl-schedcache/internal/heaplimit"
 	"github.com/schedcache/kubectl-schedcache/internal/pipeline"
+	_ "github.com/schedcache/kubectl-schedcache/internal/startup" // before the Kubernetes packages initialize
 	"github.com/schedcache/kubectl-schedcache/pkg/cmd"
 )
 
