@@ -2,9 +2,11 @@ package decide
 
 import (
 	"context"
+	"slices"
 
 	v1 "k8s.io/api/core/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/util/workqueue"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/interpodaffinity"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/names"
@@ -64,6 +66,8 @@ type affinityView struct {
 	builtAt  int64
 	lists    [3][]fwk.NodeInfo
 	done     [3]bool
+	// minPiece: minPrunePiece, but for tests.
+	minPiece int
 }
 
 var (
@@ -72,7 +76,7 @@ var (
 )
 
 func newAffinityView(full *lister) *affinityView {
-	return &affinityView{full: full, warmup: affinityViewWarmup}
+	return &affinityView{full: full, warmup: affinityViewWarmup, minPiece: minPrunePiece}
 }
 
 // affinityViewWarmup is how many pods the view passes the full lists for.
@@ -159,27 +163,53 @@ func (v *affinityView) updateIndex() {
 
 // prune returns, in the lister's order, the nodes that hold a pod of kind
 // that matters to a pod of namespace builtNS whose terms name builtOwn: a
-// pod those terms can match, or whose terms can match a pod there. A node that keeps all its pods of kind is
-// itself; the others are prunedNodes.
+// pod those terms can match, or whose terms can match a pod there. A node
+// that keeps all its pods of kind is itself; the others are prunedNodes.
+//
+// It runs before PreFilter and PreScore, on the cycle's own goroutine
+// with the other cores idle, and walks every pod of the candidate nodes,
+// so the nodes are pruned in pieces on the lister's workers and the pieces
+// joined in order.
 func (v *affinityView) prune(kind podKind) []fwk.NodeInfo {
 	own, ns := v.builtOwn, v.builtNS
 	keep := func(e *podEntry) bool { return own.has(e.namespace) || e.terms.has(ns) }
-	var out []fwk.NodeInfo
-	for _, i := range v.index.candidates(own, ns) {
-		entries := &v.index.node(i).entries
-		if len(entries[kind]) == 0 {
-			continue
-		}
-		pn := &prunedNode{NodeInfo: v.full.list[i], keep: keep, entries: entries}
-		switch kept := pn.list(kind); len(kept) {
-		case 0:
-		case len(entries[kind]):
-			out = append(out, pn.NodeInfo)
-		default:
-			out = append(out, pn)
-		}
+	candidates := v.index.candidates(own, ns)
+	pieces := 1
+	if len(candidates) >= v.minPiece*2 && v.full.workers > 1 {
+		pieces = min(len(candidates)/v.minPiece, 4*v.full.workers)
 	}
-	return out
+	out := make([][]fwk.NodeInfo, pieces)
+	workqueue.ParallelizeUntil(context.Background(), v.full.workers, pieces, func(p int) {
+		lo, hi := p*len(candidates)/pieces, (p+1)*len(candidates)/pieces
+		for _, i := range candidates[lo:hi] {
+			if n := v.pruneNode(i, kind, keep); n != nil {
+				out[p] = append(out[p], n)
+			}
+		}
+	})
+	return slices.Concat(out...)
+}
+
+// minPrunePiece is the fewest candidate nodes prune hands a worker
+// (affinityView.minPiece): below it, starting the workers costs more than
+// the walk.
+const minPrunePiece = 128
+
+// pruneNode is the node at list position i as prune lists it: itself,
+// a prunedNode, or nil when it keeps no pod of kind.
+func (v *affinityView) pruneNode(i int, kind podKind, keep func(*podEntry) bool) fwk.NodeInfo {
+	entries := &v.index.node(i).entries
+	if len(entries[kind]) == 0 {
+		return nil
+	}
+	pn := &prunedNode{NodeInfo: v.full.list[i], keep: keep, entries: entries}
+	switch kept := pn.list(kind); len(kept) {
+	case 0:
+		return nil
+	case len(entries[kind]):
+		return pn.NodeInfo
+	}
+	return pn
 }
 
 // prunedNode is a NodeInfo whose pod lists hold only the pods keep keeps,

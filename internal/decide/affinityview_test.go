@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -231,4 +232,54 @@ func TestAffinityViewWarmupFollowsAnnouncedCycles(t *testing.T) {
 		}
 		e.Close()
 	}
+}
+
+// TestAffinityViewPrunesInPieces checks that pruning in pieces on several
+// workers lists the same nodes, in the lister's order, with the same pods,
+// as pruning on one goroutine. The verdicts cannot tell: the plugin only
+// sums over the lists.
+func TestAffinityViewPrunesInPieces(t *testing.T) {
+	for seed := range uint64(12) {
+		g := affinityGen{rand.New(rand.NewPCG(seed, 11))}
+		nodes, bound, objects := g.cluster()
+		s := newAffinitySequence(t, nodes, bound, objects, false)
+		v := s.e.affinity
+		for i := range 6 {
+			p := g.pod(fmt.Sprintf("in-%d", i), "")
+			v.focus(p)
+			v.nodes(allPods) // builds the index and the lists for p
+			for _, kind := range []podKind{allPods, podsWithAffinity, podsWithAntiAffinity} {
+				s.e.lister.workers, v.minPiece = 1, minPrunePiece
+				want := describePruned(v.prune(kind), kind)
+				s.e.lister.workers, v.minPiece = 4, 1
+				got := describePruned(v.prune(kind), kind)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("seed %d, pod %s, kind %d: pruned in pieces differs (-one goroutine +pieces):\n%s", seed, p.Name, kind, diff)
+				}
+			}
+			v.focus(nil)
+		}
+	}
+}
+
+// describePruned names each listed node and the pods of kind it keeps.
+func describePruned(list []fwk.NodeInfo, kind podKind) []string {
+	var out []string
+	for _, ni := range list {
+		var pods []fwk.PodInfo
+		switch kind {
+		case podsWithAffinity:
+			pods = ni.GetPodsWithAffinity()
+		case podsWithAntiAffinity:
+			pods = ni.GetPodsWithRequiredAntiAffinity()
+		default:
+			pods = ni.GetPods()
+		}
+		names := []string{ni.Node().Name}
+		for _, p := range pods {
+			names = append(names, p.GetPod().Name)
+		}
+		out = append(out, strings.Join(names, " "))
+	}
+	return out
 }
