@@ -10,8 +10,10 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -116,12 +118,7 @@ func (m *Model) overflowsIn(dump *cache.Dump) []Overflow {
 	for _, n := range m.Nodes {
 		out = listOverflows(out, "node "+n.Name, n.Name, "status.allocatable", n.Status.Allocatable)
 	}
-	for _, p := range pods {
-		if sumCannotOverflow(p) {
-			// The common pod: no quantity reaches 2^46 in its unit, let
-			// alone int64 (its name is not even joined).
-			continue
-		}
+	for _, p := range mayOverflow(pods) {
 		out = podFieldOverflows(out, "pod "+p.Namespace+"/"+p.Name, "", p.Spec.NodeName, p)
 		out = append(out, podSumOverflows(p)...)
 	}
@@ -138,6 +135,35 @@ func (m *Model) overflowsIn(dump *cache.Dump) []Overflow {
 	}
 	return out
 }
+
+// mayOverflow returns, in order, the pods some quantity of which could
+// reach int64 (not sumCannotOverflow). Every command checks every pod once
+// the model is built, on one goroutine with the other cores idle (0.1 to
+// 0.2 s at 150,000 pods), so the pods are checked in pieces on
+// GOMAXPROCS goroutines; the common pod is in none of the results.
+func mayOverflow(pods []*v1.Pod) []*v1.Pod {
+	pieces := 1
+	if len(pods) >= 2*minOverflowPiece {
+		pieces = min(len(pods)/minOverflowPiece, runtime.GOMAXPROCS(0))
+	}
+	found := make([][]*v1.Pod, pieces)
+	var wg sync.WaitGroup
+	for k := range pieces {
+		lo, hi := k*len(pods)/pieces, (k+1)*len(pods)/pieces
+		wg.Go(func() {
+			for _, p := range pods[lo:hi] {
+				if !sumCannotOverflow(p) {
+					found[k] = append(found[k], p)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return slices.Concat(found...)
+}
+
+// minOverflowPiece is the fewest pods mayOverflow hands a goroutine.
+const minOverflowPiece = 4096
 
 // podFieldOverflows appends the overflows of every quantity of pod that
 // reaches kube-scheduler v1.36's count of its requests (component-helpers

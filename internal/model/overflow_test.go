@@ -1,7 +1,9 @@
 package model
 
 import (
+	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -210,5 +212,33 @@ func TestSumCannotOverflowWithStatusResources(t *testing.T) {
 	}
 	if got := strings.Join(PodOverflows(p), ","); got != "memory" {
 		t.Errorf("PodOverflows %q, want memory (5e18 + 5e18 passes int64)", got)
+	}
+}
+
+// TestMayOverflowInPieces: among 10,000 pods checked in pieces on several
+// goroutines, the pods that may overflow come back in their order, each
+// once, the others not at all.
+func TestMayOverflowInPieces(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	pods := make([]*v1.Pod, 10_000)
+	var want []*v1.Pod
+	for i := range pods {
+		q := "1"
+		if i == 0 || i == 4999 || i == 5000 || i%3001 == 7 || i == len(pods)-1 {
+			q = "4Ei"
+		}
+		pods[i] = requesting(fmt.Sprint("p", i), v1.ResourceList{v1.ResourceMemory: resource.MustParse(q)})
+		if q != "1" {
+			want = append(want, pods[i])
+		}
+	}
+	got := mayOverflow(pods)
+	if len(got) != len(want) {
+		t.Fatalf("%d pods may overflow, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("pod %d is %s, want %s", i, got[i].Name, want[i].Name)
+		}
 	}
 }
