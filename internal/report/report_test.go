@@ -106,7 +106,8 @@ func TestWriteEscapes(t *testing.T) {
 // coloured per resource by index only, the marks of a cordoned, tainted
 // node; a big grid for a small cluster.
 func TestWriteCells(t *testing.T) {
-	d := build(hostileInput())
+	in := hostileInput()
+	d := nodeData(in, begin(in))
 	if len(d.Zones) != 1 || len(d.Zones[0].Nodes) != 1 || len(d.Table) != 1 || !d.Big {
 		t.Fatalf("zones %d, table rows %d, big %v; want one zone of one node, one row, a big grid", len(d.Zones), len(d.Table), d.Big)
 	}

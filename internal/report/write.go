@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -34,8 +35,11 @@ type data struct {
 	Chart                                         chart
 	Order                                         orderPicture
 	Table                                         []tableRow
-	WhatIf                                        *WhatIf
-	ScaleDown                                     *scaleDownSummary
+	// ZonesHTML and TableHTML are Zones and Table rendered by the
+	// sub-templates "zones" and "table" (renderNodes).
+	ZonesHTML, TableHTML template.HTML
+	WhatIf               *WhatIf
+	ScaleDown            *scaleDownSummary
 	// CSS, BucketCSS and JS are the page's own constants and rules built
 	// from indices alone: trusted, never input.
 	CSS, BucketCSS template.CSS
@@ -63,18 +67,79 @@ var bucketColours = [...]string{
 
 // Write renders in as one HTML page to w.
 func Write(w io.Writer, in *Input) error {
+	d := begin(in)
+	// The node grid and the requested table (a cell or a row per node) are
+	// most of the page, and depend on the nodes alone: they are rendered on
+	// another core while the rest is built, and the page takes them as
+	// written (the sub-templates "zones" and "table", escaped in the same
+	// context as where the page places them: element content).
+	var nodes nodeSections
+	var wg sync.WaitGroup
+	wg.Go(func() { nodes = renderNodes(in, d) })
+	build(in, d)
+	wg.Wait()
+	if nodes.err != nil {
+		return fmt.Errorf("writing the report: %w", nodes.err)
+	}
+	d.ZonesHTML, d.TableHTML = nodes.zones, nodes.table
 	bw := bufio.NewWriterSize(w, 1<<16)
-	if err := page.Execute(bw, build(in)); err != nil {
+	if err := page.Execute(bw, d); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
 	return bw.Flush()
 }
 
-func build(in *Input) *data {
+// begin is the page's data that both its halves read: the sources, the
+// resources and whether the grid is big.
+func begin(in *Input) *data {
 	d := &data{
 		Source: in.Source, Generated: in.Generated.UTC().Format(time.RFC3339), Version: in.Version, Decisions: in.Decisions, Config: in.Config,
 		Warnings: in.Warnings, WhatIf: in.WhatIf, CSS: template.CSS(pageCSS), JS: template.JS(pageJS),
 	}
+	for i, name := range in.Requested.Resources {
+		d.Resources = append(d.Resources, resource{Index: i, Name: name})
+	}
+	d.Big = len(in.Requested.Nodes) <= bigGridMax
+	return d
+}
+
+// nodeSections are the grid's zones and the requested table's rows,
+// rendered.
+type nodeSections struct {
+	zones, table template.HTML
+	err          error
+}
+
+// renderNodes renders the grid's zones and the requested table's rows of
+// in (nodeData); it only reads d. What the sub-templates write has been
+// escaped by html/template.
+func renderNodes(in *Input, d *data) nodeSections {
+	nodes := nodeData(in, d)
+	var out nodeSections
+	var b strings.Builder
+	if out.err = page.ExecuteTemplate(&b, "zones", nodes); out.err != nil {
+		return out
+	}
+	out.zones = template.HTML(b.String())
+	b.Reset()
+	if out.err = page.ExecuteTemplate(&b, "table", nodes); out.err != nil {
+		return out
+	}
+	out.table = template.HTML(b.String())
+	return out
+}
+
+// nodeData is the data of the sub-templates "zones" and "table": the
+// grid's cells and the requested table's rows of in.
+func nodeData(in *Input, d *data) *data {
+	nodes := &data{Big: d.Big, Resources: d.Resources}
+	nodes.Zones = zonesOf(in.Requested, in.Order, factsOf(in.Nodes, in.ScaleDown), d.Resources, d.Big)
+	nodes.Table = tableRows(in.Requested, in.Order, d.Resources)
+	return nodes
+}
+
+// build fills in the rest of d from in.
+func build(in *Input, d *data) {
 	s := in.Summary
 	d.Counts = []count{counted(s.Nodes-s.Placeholders-s.Ghosts, "node", "nodes"), counted(s.Pods, "pod on nodes", "pods on nodes"),
 		counted(s.PendingPods, "pending pod", "pending pods")}
@@ -87,19 +152,12 @@ func build(in *Input) *data {
 	if s.AssumedPods > 0 {
 		d.Counts = append(d.Counts, counted(s.AssumedPods, "assumed pod", "assumed pods"))
 	}
-	for i, name := range in.Requested.Resources {
-		d.Resources = append(d.Resources, resource{Index: i, Name: name})
-	}
 	d.Legend = legend()
 	d.BucketCSS = template.CSS(bucketCSS(len(d.Resources)))
-	d.Big = len(in.Requested.Nodes) <= bigGridMax
-	d.Zones = zonesOf(in.Requested, in.Order, factsOf(in.Nodes, in.ScaleDown), d.Resources, d.Big)
 	d.ScaleDown = scaleDownSummaryOf(in.ScaleDown)
 	d.Pending = pendingRows(in.Pending)
 	d.Chart = rejectionChart(in.Pending)
 	d.Order = orderPictureOf(in.Order)
-	d.Table = tableRows(in.Requested, in.Order, d.Resources)
-	return d
 }
 
 // counted is n with the noun's singular or plural.
