@@ -106,6 +106,8 @@ type Evaluator struct {
 	// missed is filterRange's scratch: the chunk's nodes with no kept
 	// outcome.
 	missed []int
+	// candidates is cycle.candidates's scratch.
+	candidates []int
 	// nextStartNodeIndex is where the next sequential cycle starts scanning
 	// (Schedule only; Evaluate always starts at 0).
 	nextStartNodeIndex int
