@@ -107,7 +107,9 @@ func TestWriteEscapes(t *testing.T) {
 // node; a big grid for a small cluster.
 func TestWriteCells(t *testing.T) {
 	in := hostileInput()
-	d := nodeData(in, begin(in))
+	d := begin(in)
+	d.Zones = zonesOf(in.Requested, in.Order, factsOf(in.Nodes, in.ScaleDown), d.Resources, d.Big)
+	d.Table = tableRows(in.Requested, in.Order, d.Resources)
 	if len(d.Zones) != 1 || len(d.Zones[0].Nodes) != 1 || len(d.Table) != 1 || !d.Big {
 		t.Fatalf("zones %d, table rows %d, big %v; want one zone of one node, one row, a big grid", len(d.Zones), len(d.Table), d.Big)
 	}

@@ -36,7 +36,7 @@ type data struct {
 	Order                                         orderPicture
 	Table                                         []tableRow
 	// ZonesHTML and TableHTML are Zones and Table rendered by the
-	// sub-templates "zones" and "table" (renderNodes).
+	// sub-templates "zones" and "table" (Write).
 	ZonesHTML, TableHTML template.HTML
 	WhatIf               *WhatIf
 	ScaleDown            *scaleDownSummary
@@ -68,20 +68,26 @@ var bucketColours = [...]string{
 // Write renders in as one HTML page to w.
 func Write(w io.Writer, in *Input) error {
 	d := begin(in)
-	// The node grid and the requested table (a cell or a row per node) are
-	// most of the page, and depend on the nodes alone: they are rendered on
-	// another core while the rest is built, and the page takes them as
-	// written (the sub-templates "zones" and "table", escaped in the same
-	// context as where the page places them: element content).
-	var nodes nodeSections
+	// The node grid and the requested table (a cell and a row per node)
+	// are nearly all of the page's rendering, and depend on the nodes
+	// alone: each is rendered on a core of its own while the rest is
+	// built, and the page takes them as written (the sub-templates "zones"
+	// and "table", escaped in the context where the page places them:
+	// element content).
+	var zones, table section
 	var wg sync.WaitGroup
-	wg.Go(func() { nodes = renderNodes(in, d) })
+	wg.Go(func() {
+		zones = render("zones", &data{Big: d.Big, Zones: zonesOf(in.Requested, in.Order, factsOf(in.Nodes, in.ScaleDown), d.Resources, d.Big)})
+	})
+	wg.Go(func() { table = render("table", &data{Table: tableRows(in.Requested, in.Order, d.Resources)}) })
 	build(in, d)
 	wg.Wait()
-	if nodes.err != nil {
-		return fmt.Errorf("writing the report: %w", nodes.err)
+	for _, s := range []section{zones, table} {
+		if s.err != nil {
+			return fmt.Errorf("writing the report: %w", s.err)
+		}
 	}
-	d.ZonesHTML, d.TableHTML = nodes.zones, nodes.table
+	d.ZonesHTML, d.TableHTML = zones.html, table.html
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if err := page.Execute(bw, d); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
@@ -89,7 +95,7 @@ func Write(w io.Writer, in *Input) error {
 	return bw.Flush()
 }
 
-// begin is the page's data that both its halves read: the sources, the
+// begin is the page's data that all its parts read: the sources, the
 // resources and whether the grid is big.
 func begin(in *Input) *data {
 	d := &data{
@@ -103,39 +109,20 @@ func begin(in *Input) *data {
 	return d
 }
 
-// nodeSections are the grid's zones and the requested table's rows,
-// rendered.
-type nodeSections struct {
-	zones, table template.HTML
-	err          error
+// section is a part of the page rendered by a sub-template: html/template
+// has escaped what it holds.
+type section struct {
+	html template.HTML
+	err  error
 }
 
-// renderNodes renders the grid's zones and the requested table's rows of
-// in (nodeData); it only reads d. What the sub-templates write has been
-// escaped by html/template.
-func renderNodes(in *Input, d *data) nodeSections {
-	nodes := nodeData(in, d)
-	var out nodeSections
+// render executes the sub-template name on d.
+func render(name string, d *data) section {
 	var b strings.Builder
-	if out.err = page.ExecuteTemplate(&b, "zones", nodes); out.err != nil {
-		return out
+	if err := page.ExecuteTemplate(&b, name, d); err != nil {
+		return section{err: err}
 	}
-	out.zones = template.HTML(b.String())
-	b.Reset()
-	if out.err = page.ExecuteTemplate(&b, "table", nodes); out.err != nil {
-		return out
-	}
-	out.table = template.HTML(b.String())
-	return out
-}
-
-// nodeData is the data of the sub-templates "zones" and "table": the
-// grid's cells and the requested table's rows of in.
-func nodeData(in *Input, d *data) *data {
-	nodes := &data{Big: d.Big, Resources: d.Resources}
-	nodes.Zones = zonesOf(in.Requested, in.Order, factsOf(in.Nodes, in.ScaleDown), d.Resources, d.Big)
-	nodes.Table = tableRows(in.Requested, in.Order, d.Resources)
-	return nodes
+	return section{html: template.HTML(b.String())}
 }
 
 // build fills in the rest of d from in.
