@@ -39,18 +39,12 @@ const (
 	liveHeapNum, liveHeapDen = 5, 4
 )
 
-// Pace sets the collector's pace to GCPercent unless GOGC is set. Install
-// does it too; internal/startup does it before the packages initialize.
-func (Policy) Pace() {
+// Install sets the collector's pace and the soft memory limit, and makes
+// the limit follow the live heap; stop ends the following.
+func (Policy) Install() (stop func()) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(GCPercent)
 	}
-}
-
-// Install sets the collector's pace and the soft memory limit, and makes
-// the limit follow the live heap; stop ends the following.
-func (p Policy) Install() (stop func()) {
-	p.Pace()
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
