@@ -179,14 +179,19 @@ func (v *affinityView) prune(kind podKind) []fwk.NodeInfo {
 		pieces = min(len(candidates)/v.minPiece, 4*v.full.workers)
 	}
 	out := make([][]fwk.NodeInfo, pieces)
-	workqueue.ParallelizeUntil(context.Background(), v.full.workers, pieces, func(p int) {
+	piece := func(p int) {
 		lo, hi := p*len(candidates)/pieces, (p+1)*len(candidates)/pieces
 		for _, i := range candidates[lo:hi] {
 			if n := v.pruneNode(i, kind, keep); n != nil {
 				out[p] = append(out[p], n)
 			}
 		}
-	})
+	}
+	if pieces == 1 { // no worker to start for a few nodes
+		piece(0)
+		return out[0]
+	}
+	workqueue.ParallelizeUntil(context.Background(), v.full.workers, pieces, piece)
 	return slices.Concat(out...)
 }
 

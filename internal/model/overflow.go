@@ -147,16 +147,21 @@ func mayOverflow(pods []*v1.Pod) []*v1.Pod {
 		pieces = min(len(pods)/minOverflowPiece, runtime.GOMAXPROCS(0))
 	}
 	found := make([][]*v1.Pod, pieces)
+	piece := func(k int) {
+		lo, hi := k*len(pods)/pieces, (k+1)*len(pods)/pieces
+		for _, p := range pods[lo:hi] {
+			if !sumCannotOverflow(p) {
+				found[k] = append(found[k], p)
+			}
+		}
+	}
+	if pieces == 1 { // no goroutine to start for a few pods
+		piece(0)
+		return found[0]
+	}
 	var wg sync.WaitGroup
 	for k := range pieces {
-		lo, hi := k*len(pods)/pieces, (k+1)*len(pods)/pieces
-		wg.Go(func() {
-			for _, p := range pods[lo:hi] {
-				if !sumCannotOverflow(p) {
-					found[k] = append(found[k], p)
-				}
-			}
-		})
+		wg.Go(func() { piece(k) })
 	}
 	wg.Wait()
 	return slices.Concat(found...)
