@@ -6,6 +6,7 @@ package model
 // warnings say so, naming the object and the field.
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -13,10 +14,10 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"sync"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/client-go/util/workqueue"
 	resourcehelper "k8s.io/component-helpers/resource"
 
 	"github.com/schedcache/kubectl-schedcache/pkg/cache"
@@ -159,11 +160,7 @@ func mayOverflow(pods []*v1.Pod) []*v1.Pod {
 		piece(0)
 		return found[0]
 	}
-	var wg sync.WaitGroup
-	for k := range pieces {
-		wg.Go(func() { piece(k) })
-	}
-	wg.Wait()
+	workqueue.ParallelizeUntil(context.Background(), pieces, pieces, piece)
 	return slices.Concat(found...)
 }
 
