@@ -69,15 +69,16 @@ type carriedFilters struct {
 	hits atomic.Int64
 }
 
-// maxCarryTables bounds the memory: a table is a slot per node (24 bytes,
-// 120 kB at 5,000 nodes); past this many shapes the half used least
-// recently is dropped.
+// maxCarryTables bounds the memory: a table is at most a slot per node
+// (24 bytes, 120 kB at 5,000 nodes; allocated a page at a time as its
+// nodes are filtered, pagedSlots); past this many shapes the half used
+// least recently is dropped.
 const maxCarryTables = 512
 
 // carryTable is one key's outcomes, a slot per node of list.
 type carryTable struct {
 	list  []fwk.NodeInfo
-	slots []carrySlot
+	slots *pagedSlots[carrySlot]
 	// used is the bind count when the table was last bound.
 	used int64
 }
@@ -200,14 +201,16 @@ func (t *carryTable) follow(s *sharedResults) {
 	if sameSlice(t.list, s.list) {
 		return
 	}
-	slots := make([]carrySlot, len(s.list))
-	for i, ni := range t.list {
-		if !t.slots[i].set {
-			continue
-		}
-		if j, ok := s.position(ni); ok {
-			slots[j] = t.slots[i]
-		}
+	slots := newPagedSlots[carrySlot](len(s.list))
+	if t.slots != nil {
+		t.slots.each(func(i int, sl *carrySlot) {
+			if !sl.set {
+				return
+			}
+			if j, ok := s.position(t.list[i]); ok {
+				*slots.at(j) = *sl
+			}
+		})
 	}
 	t.list, t.slots = s.list, slots
 }
@@ -225,10 +228,10 @@ func (c *cycle) carriedFilter(ctx context.Context, pos int) *fwk.Status {
 		c.e.carried.hits.Add(1)
 		return s
 	}
-	sl, gen := &t.slots[pos], ni.GetGeneration()
+	gen := ni.GetGeneration()
 	s := c.filterNode(ctx, ni, pos)
 	if keepable(s) {
-		*sl = carrySlot{set: true, gen: gen, status: c.e.carried.intern(s)}
+		*t.slots.at(pos) = carrySlot{set: true, gen: gen, status: c.e.carried.intern(s)}
 	}
 	return s
 }
@@ -246,8 +249,8 @@ func (c *cycle) kept(pos int) (*fwk.Status, bool) {
 	if t == nil || (c.nominatedAt != nil && len(c.nominatedAt[pos]) > 0) {
 		return nil, false
 	}
-	sl := &t.slots[pos]
-	if !sl.set || sl.gen != c.e.lister.list[pos].GetGeneration() {
+	sl := t.slots.peek(pos)
+	if sl == nil || !sl.set || sl.gen != c.e.lister.list[pos].GetGeneration() {
 		return nil, false
 	}
 	return sl.status, true

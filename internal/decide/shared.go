@@ -99,7 +99,7 @@ func (s *sharedResults) position(ni fwk.NodeInfo) (int, bool) {
 type memo[R any] struct {
 	shared *sharedResults
 	mu     sync.Mutex
-	tables map[string][]slot[R]
+	tables map[string]*pagedSlots[slot[R]]
 	cur    atomic.Pointer[binding[R]]
 	// hits counts the results read instead of computed (for tests).
 	hits atomic.Int64
@@ -114,11 +114,11 @@ type slot[R any] struct {
 // pod's results are not shared.
 type binding[R any] struct {
 	pod   *v1.Pod
-	slots []slot[R]
+	slots *pagedSlots[slot[R]]
 }
 
 func newMemo[R any](s *sharedResults) *memo[R] {
-	m := &memo[R]{shared: s, tables: map[string][]slot[R]{}}
+	m := &memo[R]{shared: s, tables: map[string]*pagedSlots[slot[R]]{}}
 	s.memos = append(s.memos, m)
 	return m
 }
@@ -149,7 +149,7 @@ func (m *memo[R]) slot(pod *v1.Pod, ni fwk.NodeInfo, key func() (string, bool)) 
 	if b.slots == nil {
 		return nil
 	}
-	return &b.slots[i]
+	return b.slots.at(i)
 }
 
 func (m *memo[R]) bind(pod *v1.Pod, key func() (string, bool)) *binding[R] {
@@ -162,7 +162,7 @@ func (m *memo[R]) bind(pod *v1.Pod, key func() (string, bool)) *binding[R] {
 	if k, ok := key(); ok {
 		b.slots = m.tables[k]
 		if b.slots == nil {
-			b.slots = make([]slot[R], len(m.shared.list))
+			b.slots = newPagedSlots[slot[R]](len(m.shared.list))
 			m.tables[k] = b.slots
 		}
 	}
