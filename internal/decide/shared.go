@@ -15,13 +15,14 @@ import (
 
 // Pods of different classes (classKey) still often give one plugin the
 // same inputs: two workloads with equal requests are the same pod to
-// NodeResourcesFit's Filter, two with the same images to ImageLocality's
-// Score. sharedResults keeps such a plugin's result per node for each key
-// of its inputs, so the next pod with that key reads it instead of running
-// the plugin again on that node. What each key holds is proved per plugin
-// (sharedfit.go, sharedimages.go): the plugin's result is a function of the
-// key, the node's NodeInfo, the plugin's arguments and what stays fixed for
-// the Evaluator's life.
+// NodeResourcesFit's Filter and to the resource scores, two with the same
+// images to ImageLocality's Score. sharedResults keeps such a plugin's
+// result per node for each key of its inputs, so the next pod with that
+// key reads it instead of running the plugin again on that node. What each
+// key holds is proved per plugin (sharedfit.go, sharedscores.go,
+// sharedimages.go): the plugin's result is a function of the key, the
+// node's NodeInfo, the plugin's arguments and what stays fixed for the
+// Evaluator's life.
 //
 // Only the lister's own NodeInfos are served (found by pointer in index):
 // the copies the framework makes — a node with nominated pods added, a
@@ -97,6 +98,8 @@ func (s *sharedResults) position(ni fwk.NodeInfo) (int, bool) {
 // memo holds one plugin's results of type R by key, each a slot per node.
 // The table of the pod in the current cycle is looked up once (cur).
 type memo[R any] struct {
+	// plugin names the plugin whose results these are (for tests).
+	plugin string
 	shared *sharedResults
 	mu     sync.Mutex
 	tables map[string]*pagedSlots[slot[R]]
@@ -117,8 +120,8 @@ type binding[R any] struct {
 	slots *pagedSlots[slot[R]]
 }
 
-func newMemo[R any](s *sharedResults) *memo[R] {
-	m := &memo[R]{shared: s, tables: map[string]*pagedSlots[slot[R]]{}}
+func newMemo[R any](s *sharedResults, plugin string) *memo[R] {
+	m := &memo[R]{plugin: plugin, shared: s, tables: map[string]*pagedSlots[slot[R]]{}}
 	s.memos = append(s.memos, m)
 	return m
 }
@@ -259,7 +262,8 @@ func withSharedResults(registry frameworkruntime.Registry, s *sharedResults) {
 // sharedPlugins wraps, by name, each plugin whose results are shared.
 func sharedPlugins() map[string]func(fwk.Plugin, *sharedResults) fwk.Plugin {
 	return map[string]func(fwk.Plugin, *sharedResults) fwk.Plugin{
-		names.NodeResourcesFit: wrapFit,
-		names.ImageLocality:    wrapImageLocality,
+		names.NodeResourcesFit:                wrapFit,
+		names.NodeResourcesBalancedAllocation: wrapBalanced,
+		names.ImageLocality:                   wrapImageLocality,
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/names"
 )
 
 // Plugin results shared between pods (sharedResults) change no verdict: on
@@ -71,27 +72,37 @@ func TestSharedPluginResultsAreExact(t *testing.T) {
 			t.Errorf("%s/%s: FilterAll with shared plugin results differs (-each +shared):\n%s", p.Namespace, p.Name, diff)
 		}
 	}
-	fit, images := memoOf[filterResult](t, sharing), memoOf[scoreResult](t, sharing)
-	t.Logf("verdicts %v; results served: NodeResourcesFit %d, ImageLocality %d", results, fit.hits.Load(), images.hits.Load())
-	if results[Scheduled] == 0 || results[Unschedulable] == 0 || fit.hits.Load() == 0 || images.hits.Load() == 0 {
-		t.Fatal("the test shows nothing: it needs scheduled and unschedulable pods and results served by both plugins")
+	served := map[string]int64{
+		"NodeResourcesFit Filter":               memoOf[filterResult](t, sharing, names.NodeResourcesFit).hits.Load(),
+		"NodeResourcesFit Score":                memoOf[scoreResult](t, sharing, names.NodeResourcesFit).hits.Load(),
+		"NodeResourcesBalancedAllocation Score": memoOf[scoreResult](t, sharing, names.NodeResourcesBalancedAllocation).hits.Load(),
+		"ImageLocality Score":                   memoOf[scoreResult](t, sharing, names.ImageLocality).hits.Load(),
 	}
-	if h := memoOf[filterResult](t, each).hits.Load(); h != 0 {
+	t.Logf("verdicts %v; results served: %v", results, served)
+	if results[Scheduled] == 0 || results[Unschedulable] == 0 {
+		t.Fatal("the test shows nothing: it needs scheduled and unschedulable pods")
+	}
+	for what, n := range served {
+		if n == 0 {
+			t.Errorf("the test shows nothing of %s: no result served", what)
+		}
+	}
+	if h := memoOf[filterResult](t, each, names.NodeResourcesFit).hits.Load(); h != 0 {
 		t.Errorf("withoutSharedResults served %d results", h)
 	}
 }
 
-// memoOf is e's memo of results R: one plugin's each (the default profile
-// has one framework; NodeResourcesFit shares filterResults, ImageLocality
-// scoreResults).
-func memoOf[R any](t *testing.T, e *Evaluator) *memo[R] {
+// memoOf is e's memo of results R of plugin (the default profile has one
+// framework; NodeResourcesFit shares filterResults and scoreResults,
+// NodeResourcesBalancedAllocation and ImageLocality scoreResults).
+func memoOf[R any](t *testing.T, e *Evaluator, plugin string) *memo[R] {
 	t.Helper()
 	for _, m := range e.shared.memos {
-		if p, ok := m.(*memo[R]); ok {
+		if p, ok := m.(*memo[R]); ok && p.plugin == plugin {
 			return p
 		}
 	}
-	t.Fatalf("no memo of %T", *new(R))
+	t.Fatalf("no memo of %T for %s", *new(R), plugin)
 	return nil
 }
 
@@ -122,7 +133,7 @@ func TestSharedPluginResultsServeOnlyTheListersNodes(t *testing.T) {
 	if rejected.Result != Unschedulable || preempts.Preemption == nil || preempts.Preemption.NominatedNode != "n2" {
 		t.Errorf("rejected %s, preempts %s with %+v; want unschedulable, and a preemption on n2", rejected.Result, preempts.Result, preempts.Preemption)
 	}
-	if h := memoOf[filterResult](t, e).hits.Load(); h == 0 {
+	if h := memoOf[filterResult](t, e, names.NodeResourcesFit).hits.Load(); h == 0 {
 		t.Error("no NodeResourcesFit result served: the case shows nothing")
 	}
 }

@@ -13,7 +13,8 @@ import (
 )
 
 // fitPlugin is the in-tree NodeResourcesFit, every method its own, with
-// its Filter results shared between pods of equal requests (sharedResults).
+// its Filter results and scores shared between pods of equal requests
+// (sharedResults).
 //
 // Why the request is the whole key (noderesources.Fit.Filter and
 // fitsRequest, v1.36.3): Filter reads of the pod only the request its
@@ -27,6 +28,8 @@ import (
 type fitPlugin struct {
 	*noderesources.Fit
 	memo *memo[filterResult]
+	// scores are its shared Score results (sharedscores.go).
+	scores *memo[scoreResult]
 }
 
 func wrapFit(pl fwk.Plugin, s *sharedResults) fwk.Plugin {
@@ -34,7 +37,7 @@ func wrapFit(pl fwk.Plugin, s *sharedResults) fwk.Plugin {
 	if !ok {
 		return pl
 	}
-	return &fitPlugin{Fit: fit, memo: newMemo[filterResult](s)}
+	return &fitPlugin{Fit: fit, memo: newMemo[filterResult](s, names.NodeResourcesFit), scores: newMemo[scoreResult](s, names.NodeResourcesFit)}
 }
 
 func (p *fitPlugin) Filter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, ni fwk.NodeInfo) *fwk.Status {

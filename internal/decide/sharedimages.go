@@ -7,6 +7,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/imagelocality"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/names"
 )
 
 // imagesPlugin is the in-tree ImageLocality, every method its own, with
@@ -30,7 +31,7 @@ func wrapImageLocality(pl fwk.Plugin, s *sharedResults) fwk.Plugin {
 	if !ok {
 		return pl
 	}
-	return &imagesPlugin{ImageLocality: il, memo: newMemo[scoreResult](s)}
+	return &imagesPlugin{ImageLocality: il, memo: newMemo[scoreResult](s, names.ImageLocality)}
 }
 
 func (p *imagesPlugin) Score(ctx context.Context, state fwk.CycleState, pod *v1.Pod, ni fwk.NodeInfo) (int64, *fwk.Status) {
