@@ -48,6 +48,9 @@ type listSharer struct {
 	key        keyBuf
 	names      []corev1.ResourceName
 	keys       []string
+	// last is the string each field of a pod's was interned to last
+	// (internLast).
+	last [lastFields]string
 }
 
 func newListSharer() *listSharer {
@@ -98,6 +101,40 @@ func mapText(m map[string]string) int {
 		n += len(k) + len(v)
 	}
 	return n
+}
+
+// The fields of a pod internLast keeps the last string of.
+const (
+	lastNamespace = iota
+	lastGenerateName
+	lastNodeName
+	lastSchedulerName
+	lastServiceAccount
+	lastDeprecatedServiceAccount
+	lastPriorityClass
+	lastRestartPolicy
+	lastDNSPolicy
+	lastPhase
+	lastQOSClass
+	lastHostIP
+	lastFields
+)
+
+// internLast is intern through a memo of the string the same field of the
+// pod before was interned to: pods come in the order of their names, so
+// most share their namespace, policies and phase with the pod before, and
+// a replica its generateName; the comparison costs less than the table's
+// hash and probe, which also miss the cache once the table is large.
+func internLast[T ~string](s *listSharer, field int, v *T) {
+	if *v == "" {
+		return
+	}
+	if last := s.last[field]; last == string(*v) {
+		*v = T(last)
+		return
+	}
+	intern(s, v)
+	s.last[field] = string(*v)
 }
 
 // intern makes *v the shared copy of its text.
@@ -305,8 +342,13 @@ func (b *keyBuf) addByte(c byte) { *b = append(*b, c) }
 
 // meta shares what replicas of a template have in common.
 func (s *listSharer) meta(m *metav1.ObjectMeta) {
-	intern(s, &m.Namespace)
-	intern(s, &m.GenerateName)
+	if s.inPod {
+		internLast(s, lastNamespace, &m.Namespace)
+		internLast(s, lastGenerateName, &m.GenerateName)
+	} else {
+		intern(s, &m.Namespace)
+		intern(s, &m.GenerateName)
+	}
 	m.Labels = s.stringMap(m.Labels)
 	m.Annotations = s.stringMap(m.Annotations)
 	if s.inPod && s.podsShared {
@@ -337,11 +379,13 @@ func (s *listSharer) podSpec(spec *corev1.PodSpec) {
 		s.requirements(spec.Resources)
 	}
 	spec.NodeSelector = s.stringMap(spec.NodeSelector)
-	for _, v := range []*string{&spec.NodeName, &spec.SchedulerName, &spec.ServiceAccountName, &spec.DeprecatedServiceAccount, &spec.PriorityClassName} {
-		intern(s, v)
-	}
-	intern(s, &spec.RestartPolicy)
-	intern(s, &spec.DNSPolicy)
+	internLast(s, lastNodeName, &spec.NodeName)
+	internLast(s, lastSchedulerName, &spec.SchedulerName)
+	internLast(s, lastServiceAccount, &spec.ServiceAccountName)
+	internLast(s, lastDeprecatedServiceAccount, &spec.DeprecatedServiceAccount)
+	internLast(s, lastPriorityClass, &spec.PriorityClassName)
+	internLast(s, lastRestartPolicy, &spec.RestartPolicy)
+	internLast(s, lastDNSPolicy, &spec.DNSPolicy)
 	if s.podsShared {
 		return // tolerations are shared whole (the pod decoder)
 	}
@@ -366,9 +410,9 @@ func (s *listSharer) container(c *corev1.Container) {
 }
 
 func (s *listSharer) podStatus(status *corev1.PodStatus) {
-	intern(s, &status.Phase)
-	intern(s, &status.QOSClass)
-	intern(s, &status.HostIP)
+	internLast(s, lastPhase, &status.Phase)
+	internLast(s, lastQOSClass, &status.QOSClass)
+	internLast(s, lastHostIP, &status.HostIP)
 	for i := range status.HostIPs {
 		intern(s, &status.HostIPs[i].IP)
 	}

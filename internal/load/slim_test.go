@@ -257,3 +257,47 @@ spec:
 		t.Errorf("slimPodKeeping dropped the emptyDir volume")
 	}
 }
+
+// TestSharerInternsPodFields: a pod's namespace, generateName, node and
+// policies become the one string of their text whether or not the pod
+// before had the same (internLast's memo of the last one, then the
+// table), and a pod's strings keep their text.
+func TestSharerInternsPodFields(t *testing.T) {
+	s := newListSharer()
+	pod := func(ns, node string) *corev1.Pod {
+		p := &corev1.Pod{}
+		// Copies, so that equal texts start out as different strings.
+		p.Namespace, p.GenerateName = strings.Clone(ns), strings.Clone("web-")
+		p.Spec.NodeName, p.Spec.RestartPolicy = strings.Clone(node), corev1.RestartPolicy(strings.Clone("Always"))
+		p.Status.Phase = corev1.PodPhase(strings.Clone("Running"))
+		return p
+	}
+	pods := []*corev1.Pod{pod("a", "n1"), pod("a", "n1"), pod("b", "n2"), pod("a", "n1"), pod("b", "n1")}
+	for _, p := range pods {
+		s.pod(p)
+	}
+	first := pods[0]
+	for i, p := range pods {
+		want := map[string]string{"a": "n1", "b": "n2"}
+		if i == 4 {
+			want["b"] = "n1"
+		}
+		if p.Spec.NodeName != want[p.Namespace] || p.GenerateName != "web-" || p.Spec.RestartPolicy != "Always" || p.Status.Phase != "Running" {
+			t.Fatalf("pod %d changed: %s %s %s %s %s", i, p.Namespace, p.GenerateName, p.Spec.NodeName, p.Spec.RestartPolicy, p.Status.Phase)
+		}
+		same := func(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+		if !same(p.GenerateName, first.GenerateName) || !same(string(p.Spec.RestartPolicy), string(first.Spec.RestartPolicy)) ||
+			!same(string(p.Status.Phase), string(first.Status.Phase)) {
+			t.Errorf("pod %d: generateName, restart policy or phase not the first pod's string", i)
+		}
+		if p.Namespace == "a" && !same(p.Namespace, first.Namespace) {
+			t.Errorf("pod %d: namespace a not the first pod's string", i)
+		}
+		if p.Spec.NodeName == "n1" && !same(p.Spec.NodeName, first.Spec.NodeName) {
+			t.Errorf("pod %d: node n1 not the first pod's string", i)
+		}
+	}
+	if unsafe.StringData(pods[2].Namespace) != unsafe.StringData(pods[4].Namespace) {
+		t.Error("namespace b of pods 2 and 4 not one string")
+	}
+}
