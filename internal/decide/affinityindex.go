@@ -105,12 +105,21 @@ type nodeNamespaces struct {
 }
 
 func summarize(ni fwk.NodeInfo) nodeNamespaces {
+	pods := ni.GetPods()
 	s := nodeNamespaces{valid: true, generation: ni.GetGeneration()}
-	byPod := make(map[fwk.PodInfo]podEntry, len(ni.GetPods()))
-	for _, pi := range ni.GetPods() {
+	s.entries[allPods], s.pods = make([]podEntry, 0, len(pods)), make([]string, 0, len(pods))
+	// The entries of the pods with affinity terms are looked up by pod; a
+	// node without such pods (most) needs no table.
+	var byPod map[fwk.PodInfo]podEntry
+	if len(ni.GetPodsWithAffinity())+len(ni.GetPodsWithRequiredAntiAffinity()) > 0 {
+		byPod = make(map[fwk.PodInfo]podEntry, len(pods))
+	}
+	for _, pi := range pods {
 		p := pi.GetPod()
 		e := podEntry{pod: pi, namespace: p.Namespace, terms: namespacesOf(p)}
-		byPod[pi] = e
+		if byPod != nil {
+			byPod[pi] = e
+		}
 		s.entries[allPods] = append(s.entries[allPods], e)
 		s.pods = append(s.pods, p.Namespace)
 		s.terms = append(s.terms, e.terms.names...)

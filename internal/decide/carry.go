@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -61,8 +60,9 @@ type carriedFilters struct {
 	tables  map[string]*carryTable
 	// outcomes interns the rejections kept, so that a table holds a
 	// pointer per node rather than a status.
-	mu       sync.Mutex
-	outcomes map[string]*fwk.Status
+	mu        sync.Mutex
+	outcomes  map[string]*fwk.Status
+	internKey []byte // intern's key, guarded by mu
 	// binds counts the cycles given a table.
 	binds int64
 	// hits counts the outcomes served (for tests).
@@ -261,13 +261,19 @@ func (k *carriedFilters) intern(s *fwk.Status) *fwk.Status {
 	if s.IsSuccess() {
 		return nil
 	}
-	key := s.Plugin() + "\x00" + s.Code().String() + "\x00" + strings.Join(s.Reasons(), "\x00")
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if kept, ok := k.outcomes[key]; ok {
+	// The key is written into a buffer the lock guards, and looked up
+	// without a string of its own (most rejections were kept before).
+	k.internKey = append(k.internKey[:0], s.Plugin()...)
+	k.internKey = append(append(k.internKey, 0), s.Code().String()...)
+	for _, r := range s.Reasons() {
+		k.internKey = append(append(k.internKey, 0), r...)
+	}
+	if kept, ok := k.outcomes[string(k.internKey)]; ok {
 		return kept
 	}
 	kept := s.Clone()
-	k.outcomes[key] = kept
+	k.outcomes[string(k.internKey)] = kept
 	return kept
 }
