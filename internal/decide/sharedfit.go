@@ -29,7 +29,7 @@ type fitPlugin struct {
 	*noderesources.Fit
 	memo *memo[filterResult]
 	// scores are its shared Score results (sharedscores.go).
-	scores *memo[scoreResult]
+	scores sharedScorer
 }
 
 func wrapFit(pl fwk.Plugin, s *sharedResults) fwk.Plugin {
@@ -37,7 +37,8 @@ func wrapFit(pl fwk.Plugin, s *sharedResults) fwk.Plugin {
 	if !ok {
 		return pl
 	}
-	return &fitPlugin{Fit: fit, memo: newMemo[filterResult](s, names.NodeResourcesFit), scores: newMemo[scoreResult](s, names.NodeResourcesFit)}
+	return &fitPlugin{Fit: fit, memo: newMemo[filterResult](s, names.NodeResourcesFit),
+		scores: newSharedScorer(s, names.NodeResourcesFit, requestsKeyAt(fitScoreStateKey))}
 }
 
 func (p *fitPlugin) Filter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, ni fwk.NodeInfo) *fwk.Status {

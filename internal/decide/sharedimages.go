@@ -23,21 +23,18 @@ import (
 // node count are fixed until Refresh.
 type imagesPlugin struct {
 	*imagelocality.ImageLocality
-	memo *memo[scoreResult]
+	scores sharedScorer
 }
 
 func wrapImageLocality(pl fwk.Plugin, s *sharedResults) fwk.Plugin {
-	il, ok := pl.(*imagelocality.ImageLocality)
-	if !ok {
-		return pl
-	}
-	return &imagesPlugin{ImageLocality: il, memo: newMemo[scoreResult](s, names.ImageLocality)}
+	key := func(_ fwk.CycleState, pod *v1.Pod) (string, bool) { return imagesKey(pod), true }
+	return wrapScore(pl, s, names.ImageLocality, key, func(il *imagelocality.ImageLocality, sc sharedScorer) fwk.Plugin {
+		return &imagesPlugin{ImageLocality: il, scores: sc}
+	})
 }
 
 func (p *imagesPlugin) Score(ctx context.Context, state fwk.CycleState, pod *v1.Pod, ni fwk.NodeInfo) (int64, *fwk.Status) {
-	return sharedScore(p.memo, pod, ni,
-		func() (string, bool) { return imagesKey(pod), true },
-		func() (int64, *fwk.Status) { return p.ImageLocality.Score(ctx, state, pod, ni) })
+	return p.scores.score(state, pod, ni, func() (int64, *fwk.Status) { return p.ImageLocality.Score(ctx, state, pod, ni) })
 }
 
 // imagesKey: the init containers' images, the containers' images and the

@@ -33,30 +33,57 @@ const (
 )
 
 func (p *fitPlugin) Score(ctx context.Context, state fwk.CycleState, pod *v1.Pod, ni fwk.NodeInfo) (int64, *fwk.Status) {
-	return sharedScore(p.scores, pod, ni,
-		func() (string, bool) { return podRequestsKey(state, fitScoreStateKey) },
-		func() (int64, *fwk.Status) { return p.Fit.Score(ctx, state, pod, ni) })
+	return p.scores.score(state, pod, ni, func() (int64, *fwk.Status) { return p.Fit.Score(ctx, state, pod, ni) })
 }
 
 // balancedPlugin is the in-tree NodeResourcesBalancedAllocation, every
 // method its own, with its Score shared between pods of equal requests.
 type balancedPlugin struct {
 	*noderesources.BalancedAllocation
-	scores *memo[scoreResult]
+	scores sharedScorer
 }
 
 func wrapBalanced(pl fwk.Plugin, s *sharedResults) fwk.Plugin {
-	ba, ok := pl.(*noderesources.BalancedAllocation)
-	if !ok {
-		return pl
-	}
-	return &balancedPlugin{BalancedAllocation: ba, scores: newMemo[scoreResult](s, names.NodeResourcesBalancedAllocation)}
+	return wrapScore(pl, s, names.NodeResourcesBalancedAllocation, requestsKeyAt(balancedScoreStateKey),
+		func(ba *noderesources.BalancedAllocation, sc sharedScorer) fwk.Plugin {
+			return &balancedPlugin{BalancedAllocation: ba, scores: sc}
+		})
 }
 
 func (p *balancedPlugin) Score(ctx context.Context, state fwk.CycleState, pod *v1.Pod, ni fwk.NodeInfo) (int64, *fwk.Status) {
-	return sharedScore(p.scores, pod, ni,
-		func() (string, bool) { return podRequestsKey(state, balancedScoreStateKey) },
-		func() (int64, *fwk.Status) { return p.BalancedAllocation.Score(ctx, state, pod, ni) })
+	return p.scores.score(state, pod, ni, func() (int64, *fwk.Status) { return p.BalancedAllocation.Score(ctx, state, pod, ni) })
+}
+
+// sharedScorer is a wrapped plugin's shared Score: its memo, and the key of
+// what its Score reads of a pod.
+type sharedScorer struct {
+	memo *memo[scoreResult]
+	key  func(fwk.CycleState, *v1.Pod) (string, bool)
+}
+
+func newSharedScorer(s *sharedResults, plugin string, key func(fwk.CycleState, *v1.Pod) (string, bool)) sharedScorer {
+	return sharedScorer{memo: newMemo[scoreResult](s, plugin), key: key}
+}
+
+// score is the plugin's score of pod on ni through the memo: run is the
+// plugin's own Score (sharedScore).
+func (sc sharedScorer) score(state fwk.CycleState, pod *v1.Pod, ni fwk.NodeInfo, run func() (int64, *fwk.Status)) (int64, *fwk.Status) {
+	return sharedScore(sc.memo, pod, ni, func() (string, bool) { return sc.key(state, pod) }, run)
+}
+
+// wrapScore is pl wrapped by wrap with a sharedScorer for plugin keyed by
+// key, when pl is a P; else pl as it is.
+func wrapScore[P fwk.Plugin](pl fwk.Plugin, s *sharedResults, plugin string, key func(fwk.CycleState, *v1.Pod) (string, bool), wrap func(P, sharedScorer) fwk.Plugin) fwk.Plugin {
+	p, ok := pl.(P)
+	if !ok {
+		return pl
+	}
+	return wrap(p, newSharedScorer(s, plugin, key))
+}
+
+// requestsKeyAt is podRequestsKey of the state kept under key.
+func requestsKeyAt(key fwk.StateKey) func(fwk.CycleState, *v1.Pod) (string, bool) {
+	return func(state fwk.CycleState, _ *v1.Pod) (string, bool) { return podRequestsKey(state, key) }
 }
 
 // podRequestsKey is the request list a PreScore kept under key, as a key;
