@@ -29,7 +29,7 @@ func main() {
 	// client-go logs through klog to stderr, e.g. when a listing is cancelled
 	// after the other one failed; the plugin reports errors itself, once.
 	klog.SetLogger(logr.Discard())
-	ctx, stop := signal.NotifyContext(pipeline.WithMemory(context.Background(), memory), os.Interrupt)
+	ctx, stop := signal.NotifyContext(pipeline.WithMemory(context.Background(), &memory), os.Interrupt)
 	// The first Ctrl-C cancels the listing; once it has, a second one kills
 	// the process the default way (e.g. while a large output is written).
 	go func() { <-ctx.Done(); stop() }()

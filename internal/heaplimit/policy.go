@@ -3,6 +3,7 @@ package heaplimit
 import (
 	"os"
 	"runtime/debug"
+	"sync/atomic"
 )
 
 // Policy is the process's one memory policy: the garbage collector's
@@ -10,8 +11,9 @@ import (
 // limit the commands ask for once they know what they are about to hold
 // (pipeline.MemoryPolicy). main installs it; a program that embeds
 // pkg/cmd without it keeps its own settings. GOGC and GOMEMLIMIT, when
-// set, win over every rule. The zero value is ready to use; its methods
-// may be called from any goroutine.
+// set, win over every rule. The zero value is ready to use (main holds
+// one and hands its address to the commands); its methods may be called
+// from any goroutine.
 //
 // The plugin is short-lived and allocates mostly what it keeps (the
 // cluster's objects) plus short-lived decoding garbage, so it trades
@@ -23,10 +25,15 @@ import (
 // read (Nodes: a file of small objects holds more than its bytes say), so
 // that the collector keeps the same pace per object at any size; and in
 // case an input holds more per byte or per node than those rules expect,
-// the limit also follows the live heap (Follow). Measurements:
+// the limit also follows the live heap (Follow). While files are read the
+// collector waits for the soft limit (Reading). Measurements:
 // docs/PERFORMANCE.md, "File mode, session of 2026-11-27 evening" and
 // "session of 2026-11-29".
-type Policy struct{}
+type Policy struct {
+	// decisions is set once a command said it will run the framework
+	// (Decisions): its read keeps the collector's pace (Reading).
+	decisions atomic.Bool
+}
 
 const (
 	// GCPercent is the collector's pace (GOGC) of every command but --watch.
@@ -41,7 +48,7 @@ const (
 
 // Install sets the collector's pace and the soft memory limit, and makes
 // the limit follow the live heap; stop ends the following.
-func (Policy) Install() (stop func()) {
+func (*Policy) Install() (stop func()) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(GCPercent)
 	}
@@ -66,7 +73,10 @@ const decisionMemoryLimit = 1400 << 20
 
 // Decisions lifts the soft memory limit to decisionMemoryLimit, never
 // lowering one.
-func (Policy) Decisions() { raiseTo(decisionMemoryLimit) }
+func (p *Policy) Decisions() {
+	p.decisions.Store(true)
+	raiseTo(decisionMemoryLimit)
+}
 
 // largeScriptSteps is the script length from which simulate collects
 // garbage at kube-scheduler's own pace (GOGC=100) instead of GCPercent: a
@@ -77,7 +87,7 @@ const largeScriptSteps = 10_000
 
 // ScriptSteps lowers the GC percent to 100 for a script of
 // largeScriptSteps steps or more.
-func (Policy) ScriptSteps(steps int) {
+func (*Policy) ScriptSteps(steps int) {
 	if steps >= largeScriptSteps && os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(100)
 	}
@@ -86,7 +96,7 @@ func (Policy) ScriptSteps(steps int) {
 // Watch sets the collector's default pace (GOGC=100): GCPercent suits a
 // listing, which allocates mostly what it keeps and then ends; a watch
 // runs on, allocating per batch.
-func (Policy) Watch() {
+func (*Policy) Watch() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(100)
 	}
@@ -116,7 +126,7 @@ const (
 
 // InputBytes lifts the soft memory limit to the input's bytes ×
 // memoryLimitPerInputNum / memoryLimitPerInputDen, never lowering one.
-func (Policy) InputBytes(bytes int64) {
+func (*Policy) InputBytes(bytes int64) {
 	if bytes <= 0 {
 		return
 	}
@@ -127,7 +137,7 @@ func (Policy) InputBytes(bytes int64) {
 // Nodes lifts the soft memory limit to nodes × memoryLimitPerNodesNum /
 // memoryLimitPerNodesDen, never lowering one: the nodes a live listing
 // announces, or those read from files so far.
-func (Policy) Nodes(nodes int64) {
+func (*Policy) Nodes(nodes int64) {
 	raiseTo(nodes * memoryLimitPerNodesNum / memoryLimitPerNodesDen)
 }
 

@@ -23,7 +23,7 @@ func TestRaiseMemoryLimitForDecisions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("GOMEMLIMIT", tc.env)
 			debug.SetMemoryLimit(tc.before)
-			Policy{}.Decisions()
+			new(Policy).Decisions()
 			if got := debug.SetMemoryLimit(-1); got != tc.want {
 				t.Errorf("limit %d after raising from %d, want %d", got, tc.before, tc.want)
 			}
@@ -50,7 +50,7 @@ func TestCollectOftenForLargeScript(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("GOGC", tc.env)
 			debug.SetGCPercent(400)
-			Policy{}.ScriptSteps(tc.steps)
+			new(Policy).ScriptSteps(tc.steps)
 			if got := debug.SetGCPercent(400); got != tc.want {
 				t.Errorf("GC percent %d, want %d", got, tc.want)
 			}
@@ -82,7 +82,7 @@ func TestRaiseMemoryLimitForInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("GOMEMLIMIT", tc.env)
 			debug.SetMemoryLimit(tc.before)
-			Policy{}.InputBytes(tc.input)
+			new(Policy).InputBytes(tc.input)
 			if got := debug.SetMemoryLimit(-1); got != tc.want {
 				t.Errorf("limit %d after %d input bytes from %d, want %d", got, tc.input, tc.before, tc.want)
 			}
@@ -105,7 +105,7 @@ func TestRaiseMemoryLimitForNodes(t *testing.T) {
 		{15000, 4 << 30, 4 << 30},
 	} {
 		debug.SetMemoryLimit(tc.before)
-		Policy{}.Nodes(tc.nodes)
+		new(Policy).Nodes(tc.nodes)
 		if got := debug.SetMemoryLimit(-1); got != tc.want {
 			t.Errorf("%d nodes from %d: limit %d, want %d", tc.nodes, tc.before, got, tc.want)
 		}

@@ -63,6 +63,9 @@ type MemoryPolicy interface {
 	ScriptSteps(n int)
 	// Watch: the command follows the cluster from now on (--watch).
 	Watch()
+	// Reading: files are being read (after InputBytes), until done is
+	// called.
+	Reading() (done func())
 }
 
 type memoryKey struct{}
@@ -90,6 +93,7 @@ func (noMemoryPolicy) Nodes(int64)      {}
 func (noMemoryPolicy) Decisions()       {}
 func (noMemoryPolicy) ScriptSteps(int)  {}
 func (noMemoryPolicy) Watch()           {}
+func (noMemoryPolicy) Reading() func()  { return func() {} }
 
 // PlainReadEnv is the environment variable that, set to anything, makes
 // -f read without the memory layer (load.FileOptions.Plain): to check
@@ -104,7 +108,11 @@ func (s *Source) IsFiles() bool { return len(s.Files) > 0 }
 // are load's (*load.Error: InvalidInput, Unreachable, …).
 func (s *Source) Load(ctx context.Context, sink load.Sink, notes *Notes) (*load.Cluster, error) {
 	if s.IsFiles() {
-		return load.ReadFiles(s.fileOptions(ctx, sink), notes.Writer())
+		opts := s.fileOptions(ctx, sink)
+		if s.Memory != nil {
+			defer s.Memory.Reading()()
+		}
+		return load.ReadFiles(opts, notes.Writer())
 	}
 	client, host, err := s.Client(notes.Writer())
 	if err != nil {

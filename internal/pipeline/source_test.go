@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/schedcache/kubectl-schedcache/internal/load"
 )
 
 // inputBytes adds the sizes of the regular files named and nothing for the
@@ -28,19 +26,22 @@ func TestInputBytes(t *testing.T) {
 	}
 }
 
-// recordingPolicy records what a Source tells the memory policy.
+// recordingPolicy records what a Source tells the memory policy, in order.
 type recordingPolicy struct {
 	noMemoryPolicy
-	input int64
-	nodes []int64
+	events []string
 }
 
-func (p *recordingPolicy) InputBytes(n int64) { p.input = n }
-func (p *recordingPolicy) Nodes(n int64)      { p.nodes = append(p.nodes, n) }
+func (p *recordingPolicy) InputBytes(n int64) { p.events = append(p.events, fmt.Sprint("input ", n)) }
+func (p *recordingPolicy) Nodes(n int64)      { p.events = append(p.events, fmt.Sprint("nodes ", n)) }
+func (p *recordingPolicy) Reading() func() {
+	p.events = append(p.events, "reading")
+	return func() { p.events = append(p.events, "read") }
+}
 
-// A file read tells the policy its bytes before reading, then the nodes
-// read so far as they arrive (a file of small objects holds more nodes
-// than its bytes suggest).
+// A file read tells the policy its bytes before reading, then that it
+// reads, the nodes read so far as they arrive (a file of small objects
+// holds more nodes than its bytes suggest), and the end of the read.
 func TestFileSourceTellsMemory(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "nodes.json")
@@ -57,14 +58,13 @@ func TestFileSourceTellsMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &recordingPolicy{}
-	opts := (&Source{Files: []string{path}, Memory: p}).fileOptions(context.Background(), nil)
-	if p.input != int64(b.Len()) {
-		t.Errorf("InputBytes(%d), want the file's %d", p.input, b.Len())
-	}
-	if _, err := load.ReadFiles(opts, nil); err != nil {
+	var notes Notes
+	if _, err := (&Source{Files: []string{path}, Memory: p}).Load(context.Background(), nil, &notes); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(p.nodes, []int64{500, 1000}) {
-		t.Errorf("Nodes called with %v, want [500 1000]", p.nodes)
+	n := b.Len()
+	want := []string{fmt.Sprint("input ", n), "reading", "nodes 500", "nodes 1000", "read"}
+	if !slices.Equal(p.events, want) {
+		t.Errorf("the policy was told %q, want %q", p.events, want)
 	}
 }

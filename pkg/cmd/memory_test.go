@@ -41,7 +41,7 @@ func TestEmbedderKeepsItsGCSettings(t *testing.T) {
 			t.Errorf("%v: GOGC %d, limit %d MiB; want the embedder's 77 and 123 MiB", args, p, l>>20)
 		}
 	}
-	runWith(pipeline.WithMemory(context.Background(), heaplimit.Policy{}), "why", "-A", "-f", example)
+	runWith(pipeline.WithMemory(context.Background(), new(heaplimit.Policy)), "why", "-A", "-f", example)
 	if l := debug.SetMemoryLimit(-1); l != 1400<<20 {
 		t.Errorf("with the policy: limit %d MiB, want 1400", l>>20)
 	}
