@@ -62,11 +62,18 @@ func paceFor(percent int, live, heap uint64) int {
 	return int(min(goal/live*100-100, 1<<30))
 }
 
+// gcPercentMetric is the GC percent in force (runtime/metrics): read
+// without setting it, so that a pace set since is never replaced, even
+// for a moment.
+const gcPercentMetric = "/gc/gogc:percent"
+
 // restorePace sets the pace back to GCPercent after the collection that
 // ran at the pace Reading set, unless the pace was changed since (Watch,
 // ScriptSteps).
 func restorePace(paced int) {
-	if now := debug.SetGCPercent(GCPercent); now != paced {
-		debug.SetGCPercent(now)
+	s := []metrics.Sample{{Name: gcPercentMetric}}
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindUint64 && s[0].Value.Uint64() == uint64(paced) {
+		debug.SetGCPercent(GCPercent)
 	}
 }
