@@ -47,7 +47,7 @@ func newNodePools() nodePools {
 // decodeCommonCopied is decodeCommon into a reused node, copied into a
 // new one when it could (writtenFirst).
 func (d *nodeDecoder) decodeCommonCopied(data []byte) (*corev1.Node, bool) {
-	return writtenFirst(&d.pools.nodes, data, d.decodeCommon)
+	return writtenFirst(&d.pools.nodes, data, d.decodeCommon, newOf[corev1.Node])
 }
 
 // decodeCommon decodes data into node and reports whether it could; when

@@ -102,10 +102,11 @@ func (m *lastText[V]) byValue(s *scanner, b *byText[V], v *V, decode func([]byte
 	return true
 }
 
-// commonPools are decodeCommon's reused memory: walk caches, and the
-// containers of a pod being decoded (copied at their number once read).
+// commonPools are decodeCommon's reused memory: walk caches, the
+// containers of a pod being decoded (copied at their number once read),
+// the pod being decoded, and the slabs its copy is taken from.
 type commonPools struct {
-	walks, containers, pods sync.Pool
+	walks, containers, pods, slabs sync.Pool
 }
 
 func newCommonPools() commonPools {
@@ -113,17 +114,27 @@ func newCommonPools() commonPools {
 		walks:      sync.Pool{New: func() any { return new(walkCache) }},
 		containers: sync.Pool{New: func() any { return new([]corev1.Container) }},
 		pods:       sync.Pool{New: func() any { return new(corev1.Pod) }},
+		slabs:      sync.Pool{New: func() any { return new(slab[corev1.Pod]) }},
 	}
 }
 
 // decodeCommonCopied is decodeCommon into a reused pod, copied into a new
-// one when it could (writtenFirst).
+// one from a slab when it could (writtenFirst).
 func (d *podDecoder) decodeCommonCopied(data []byte) (*corev1.Pod, bool) {
-	return writtenFirst(&d.pools.pods, data, d.decodeCommon)
+	return writtenFirst(&d.pools.pods, data, d.decodeCommon, d.newPod)
+}
+
+// newPod is a new pod from the decoders' slabs. A slab the pool drops at a
+// collection leaves its unused pods allocated, at most slabLen a decoder.
+func (d *podDecoder) newPod() *corev1.Pod {
+	s := d.pools.slabs.Get().(*slab[corev1.Pod])
+	p := s.next()
+	d.pools.slabs.Put(s)
+	return p
 }
 
 // writtenFirst decodes data with decode into a T from scratch (a pool of
-// *T), and returns a new T copied from it when decode could. A walk reads
+// *T), and returns a new T (alloc's) copied from it when decode could. A walk reads
 // a field's address before it writes the field (Go checks a pointer for
 // nil by loading through the field's address), and the first load of a
 // never-used page maps the shared zero page, which the first store must
@@ -131,13 +142,13 @@ func (d *podDecoder) decodeCommonCopied(data []byte) (*corev1.Pod, bool) {
 // page's mapping on every core. A pod or a node is larger than a page;
 // copying it whole writes each of its new pages first. The copy costs
 // less than the faults it saves (docs/PERFORMANCE.md, "Write first").
-func writtenFirst[T any](scratch *sync.Pool, data []byte, decode func([]byte, *T) bool) (*T, bool) {
+func writtenFirst[T any](scratch *sync.Pool, data []byte, decode func([]byte, *T) bool, alloc func() *T) (*T, bool) {
 	v := scratch.Get().(*T)
 	defer scratch.Put(v)
 	ok := decode(data, v)
 	var out *T
 	if ok {
-		out = new(T)
+		out = alloc()
 		*out = *v
 	}
 	var zero T
