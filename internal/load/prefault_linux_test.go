@@ -18,7 +18,11 @@ func TestPrefaultMapsThePages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer unix.Munmap(b)
+	defer func() {
+		if err := unix.Munmap(b); err != nil {
+			t.Error(err)
+		}
+	}()
 	if err := unix.Madvise(b[:page], unix.MADV_POPULATE_WRITE); errors.Is(err, unix.EINVAL) {
 		t.Skip("this kernel has no MADV_POPULATE_WRITE (Linux 5.14+): prefault does nothing here")
 	}
