@@ -134,12 +134,12 @@ func (d *podDecoder) newPod() *corev1.Pod {
 }
 
 // writtenFirst decodes data with decode into a T from scratch (a pool of
-// *T), and returns a new T (alloc's) copied from it when decode could. A walk reads
-// a field's address before it writes the field (Go checks a pointer for
-// nil by loading through the field's address), and the first load of a
-// never-used page maps the shared zero page, which the first store must
-// then replace: twice the page faults, and the second one flushes the
-// page's mapping on every core. A pod or a node is larger than a page;
+// *T), and returns a new T from alloc, copied from it, when decode could.
+// A walk reads a field's address before it writes the field (Go checks a
+// pointer for nil by loading through the field's address), and the first
+// load of a never-used page maps the shared zero page, which the first
+// store must then replace: twice the page faults, and the second one
+// flushes the page's mapping on every core. A pod or a node is larger than a page;
 // copying it whole writes each of its new pages first. The copy costs
 // less than the faults it saves (docs/PERFORMANCE.md, "Write first").
 func writtenFirst[T any](scratch *sync.Pool, data []byte, decode func([]byte, *T) bool, alloc func() *T) (*T, bool) {

@@ -4,7 +4,7 @@ import "unsafe"
 
 // slabLen is how many values a slab holds: 256 pods are about 300 KB, a
 // large object of their own pages. Measured against 64 and 1,024 in
-// docs/PERFORMANCE.md ("Pods from slabs").
+// docs/PERFORMANCE.md ("Session 11 (issue #39): pods from slabs").
 const slabLen = 256
 
 // slab hands out new values of T from arrays of slabLen, each made at
